@@ -1,0 +1,3 @@
+"""Referee: a referee's assistant for live-action role-playing events and game tables."""
+
+__version__ = "0.1.0"

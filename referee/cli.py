@@ -1,0 +1,183 @@
+"""The `referee` command: set up a database, add referees, load a demo, serve."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from pathlib import Path
+
+from referee import __version__, store
+from referee.rules import RuleError
+
+
+def _db_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=None,
+                        help="SQLite file (default: $REFEREE_DB, else ./referee.db)")
+
+
+def _path(args: argparse.Namespace) -> str:
+    return args.db or store.default_path()
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, as phones will reach it."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        # UDP connect sends nothing; it only asks the OS which interface would be used.
+        sock.connect(("10.255.255.255", 1))
+        return sock.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        sock.close()
+
+
+def terminal_qr(text: str) -> str:
+    """A QR code drawn with block characters, for scanning off the laptop's screen."""
+    import io
+
+    import qrcode
+
+    code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    code.add_data(text)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    """Create or upgrade the database."""
+    from referee.store.migrations import migrations
+
+    db = store.init(_path(args))
+    applied = [m.name for m in migrations.applied(db)]
+    print(f"Database ready: {_path(args)} ({len(applied)} migrations applied)")
+    return 0
+
+
+def cmd_add_referee(args: argparse.Namespace) -> int:
+    """Add a referee or organizer account."""
+    from referee.web.auth import add_referee
+
+    db = store.init(_path(args))
+    try:
+        row = add_referee(db, args.name, args.password, args.organizer, by=None)
+    except RuleError as err:
+        print(f"error: {err.text}", file=sys.stderr)
+        return 2
+    role = "organizer" if row["is_organizer"] else "referee"
+    print(f"Added {role} {row['name']}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Load the demo event (idempotent: an existing demo is left as it is)."""
+    from referee.demo import load
+
+    db = store.init(_path(args))
+    created = load(db)
+    if created:
+        print(f"Demo event loaded into {_path(args)}: {created} players. Sign in as demo / demo.")
+    else:
+        print(f"{_path(args)} already holds players; nothing loaded. Sign in as demo / demo.")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Import players from a CSV file (all rows, or none)."""
+    from referee.services.importing import import_players
+
+    db = store.init(_path(args))
+    created, errors = import_players(db, None, Path(args.file).read_bytes())
+    for line, err in errors:
+        print(f"{args.file}:{line}: {err.text}", file=sys.stderr)
+    if errors:
+        print("Nothing was imported.", file=sys.stderr)
+        return 2
+    print(f"Imported {len(created)} players.")
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """Copy the database safely while the server runs (SQLite's online backup)."""
+    import sqlite3
+
+    source = store.connect(_path(args))
+    target = sqlite3.connect(args.output)
+    with target:
+        source.conn.backup(target)
+    target.close()
+    print(f"Backed up {_path(args)} to {args.output}")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the app with waitress on the local network."""
+    import waitress
+
+    from referee.web import create_app
+
+    path = _path(args)
+    address = lan_address() if args.host in ("0.0.0.0", "") else args.host
+    public = args.public_url or f"http://{address}:{args.port}"
+    app = create_app({"DATABASE": path, "PUBLIC_URL": args.public_url or ""})
+    print(f"Referee {__version__} on {public}  (database: {path})")
+    print("Referees: scan this to open it on your phone:")
+    print(terminal_qr(public))
+    sys.stdout.flush()
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
+                   ident="referee")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """All subcommands and their options."""
+    parser = argparse.ArgumentParser(prog="referee", description=__doc__)
+    parser.add_argument("--version", action="version", version=__version__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("init", help="create or upgrade the database")
+    _db_arg(p)
+    p.set_defaults(func=cmd_init)
+
+    p = sub.add_parser("add-referee", help="add a referee account")
+    p.add_argument("name")
+    p.add_argument("--password", required=True)
+    p.add_argument("--organizer", action="store_true", help="may manage referees and settings")
+    _db_arg(p)
+    p.set_defaults(func=cmd_add_referee)
+
+    p = sub.add_parser("serve", help="serve the app on the local network (waitress)")
+    _db_arg(p)
+    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--public-url", default="",
+                   help="base URL in passport QR codes, e.g. http://192.168.1.10:8080")
+    p.add_argument("--threads", type=int, default=8)
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("demo", help="load a demo event (referee demo / demo)")
+    _db_arg(p)
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("import-players", help="import players from CSV (all or nothing)")
+    p.add_argument("file")
+    _db_arg(p)
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("backup", help="copy the database to a file while serving")
+    p.add_argument("output")
+    _db_arg(p)
+    p.set_defaults(func=cmd_backup)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script."""
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,55 @@
+"""The demo event: referees (demo / demo among them) and a dozen players with history."""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+
+from referee.services import players
+from referee.store import referees, settings, write
+from referee.web.auth import add_referee
+
+REFEREES = [("demo", "demo", True), ("anna", "anna", False), ("boris", "boris", False)]
+
+# character, player, hp_max, chance_max, cartridges, suit, level
+PLAYERS = [
+    ("Капитан Вера Соколова", "Анна", 3, 2, 3, "H", 3),
+    ("Штабс-ротмистр Орлов", "Иван", 4, 1, 2, "C", 2),
+    ("Доктор Лемке", "Мария", 2, 3, 1, "D", 1),
+    ("Атаманша Дуся", "Ольга", 5, 1, 5, "S", 4),
+    ("Corporal Hale", "Tom", 3, 2, 4, "S", 2),
+    ("Сестра милосердия Ксения", "Ксения", 2, 2, 0, "H", 1),
+    ("Поручик Ржевский", "Дмитрий", 3, 1, 6, "D", 5),
+    ("Madame Renard", "Claire", 3, 3, 2, "C", 6),
+    ("Контрабандист Жук", "Павел", 3, 0, 3, "S", 2),
+    ("Комиссар Платонов", "Сергей", 4, 2, 2, "H", 7),
+    ("Барон фон Штерн", "Алексей", 3, 1, 1, "C", 3),
+    ("Цыганка Рада", "Елена", 2, 3, 2, "D", 1),
+]
+
+
+def load(db: Database) -> int:
+    """Create the demo accounts and players; returns how many players were created."""
+    for name, password, organizer in REFEREES:
+        if referees.by_name(db, name) is None:
+            add_referee(db, name, password, organizer, by=None)
+    if db["players"].count:
+        return 0
+    with write(db):
+        settings.put(db, "event_name", "Demo: Осенний бал")
+        settings.put(db, "death_minutes", "15")
+    demo = referees.by_name(db, "demo")["id"]
+    anna = referees.by_name(db, "anna")["id"]
+    rows = players.create_many(db, demo, [
+        {"character": c, "player": p, "hp_max": hp, "chance_max": ch, "cartridges": ca,
+         "suit": s, "level": lv} for c, p, hp, ch, ca, s, lv in PLAYERS
+    ])
+    ids = [r["id"] for r in rows]
+    # Some history, so the feed and the sheets are not empty.
+    players.adjust(db, anna, ids[0], {"hp": -1}, "дуэль с Орловым")
+    players.adjust(db, anna, ids[1], {"cartridges": -1, "chance": -1}, "перестрелка у моста")
+    players.adjust(db, demo, ids[2], {"hp": -2}, "засада")  # heavily wounded: the clock runs
+    players.adjust(db, demo, ids[4], {"level": 1}, "квест выполнен")
+    players.adjust(db, anna, ids[8], {"hp": -3}, "расстрел")
+    players.kill(db, anna, ids[8], "истёк кровью")
+    players.set_exact(db, demo, ids[6], {"cartridges": 4}, "обыск")
+    return len(rows)

@@ -1,0 +1,33 @@
+"""Pure game rules: state in, action in, new state out.
+
+Nothing under this package may import Flask, sqlite, the store or the web layer, read
+the clock or draw random numbers. Chance (cards, dice) arrives as data.
+"""
+
+from __future__ import annotations
+
+
+def N_(message: str) -> str:
+    """Mark a message for translation without translating it here (Babel keyword)."""
+    return message
+
+
+class RuleError(Exception):
+    """An action the rules forbid.
+
+    ``rule`` is the stable id from ``shared/rules/*.md`` (e.g. ``"D7"``), or None for a
+    plain bound such as "level 1–10" that no game rule names. ``message`` is
+    an English sentence marked with ``N_`` whose ``%(name)s`` placeholders are filled
+    from ``params``; the web layer translates it into the user's language first.
+    """
+
+    def __init__(self, rule: str | None, message: str, **params: object) -> None:
+        self.rule = rule
+        self.message = message
+        self.params = params
+        super().__init__(f"{rule}: {self.text}" if rule else self.text)
+
+    @property
+    def text(self) -> str:
+        """The English sentence with its placeholders filled."""
+        return self.message % self.params if self.params else self.message

@@ -1,0 +1,152 @@
+"""A player's sheet and the bounds every change must keep (D1–D4, D10).
+
+The store applies these to the row it has just read inside its write transaction, so
+a change is checked against the newest values, never against a stale screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from referee.rules import N_, RuleError
+
+ACTIVE, HEAVY_WOUND, DEAD = "active", "heavy_wound", "dead"
+STATUSES = (ACTIVE, HEAVY_WOUND, DEAD)
+# The stats a referee taps up and down, in screen order.
+COUNTERS = ("hp", "chance", "cartridges", "level")
+LEVEL_MIN, LEVEL_MAX = 1, 10
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The numbers on a passport that play changes."""
+
+    hp: int
+    hp_max: int
+    chance: int
+    chance_max: int
+    cartridges: int
+    level: int
+    status: str = ACTIVE
+
+    def bounds_error(self) -> RuleError | None:
+        """The first bound this sheet breaks, as a refusal, or None."""
+        if self.hp_max < 1:
+            return RuleError(None, N_("Max HP must be at least 1."))
+        if not 0 <= self.hp <= self.hp_max:
+            return RuleError(
+                "D10",
+                N_("HP must stay between 0 and the maximum %(max)s; it would be %(value)s."),
+                max=self.hp_max, value=self.hp,
+            )
+        if self.chance_max < 0:
+            return RuleError(None, N_("Max chance tokens cannot be negative."))
+        if not 0 <= self.chance <= self.chance_max:
+            return RuleError(
+                "D8",
+                N_("Chance tokens must stay between 0 and the maximum %(max)s; "
+                   "they would be %(value)s."),
+                max=self.chance_max, value=self.chance,
+            )
+        if self.cartridges < 0:
+            return RuleError(
+                "D4",
+                N_("Cartridges cannot go below 0; they would be %(value)s."),
+                value=self.cartridges,
+            )
+        if not LEVEL_MIN <= self.level <= LEVEL_MAX:
+            return RuleError(
+                None,
+                N_("Level must stay between 1 and 10; it would be %(value)s."),
+                value=self.level,
+            )
+        if self.status not in STATUSES:
+            return RuleError(None, N_("Unknown status."))
+        return None
+
+
+def _int(name: str, value: object) -> int:
+    # bool is an int in Python; a JSON true must not count as +1.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(None, N_("%(field)s must be a whole number."), field=name)
+    return value
+
+
+def adjust(sheet: Sheet, deltas: dict[str, object]) -> Sheet:
+    """Add each delta to its stat; all of them apply, or none (bounds checked after)."""
+    unknown = sorted(set(deltas) - set(COUNTERS) - {"hp_max", "chance_max"})
+    if unknown:
+        raise RuleError(None, N_("Unknown stat: %(field)s."), field=", ".join(unknown))
+    values = {name: getattr(sheet, name) + _int(name, d) for name, d in deltas.items()}
+    return _settle(sheet, values)
+
+
+def set_exact(sheet: Sheet, values: dict[str, object]) -> Sheet:
+    """Set stats to exact values, as a referee types them in."""
+    deltas = {name: _int(name, v) - getattr(sheet, name, 0) for name, v in values.items()
+              if name in COUNTERS or name in ("hp_max", "chance_max")}
+    unknown = sorted(set(values) - set(deltas))
+    if unknown:
+        raise RuleError(None, N_("Unknown stat: %(field)s."), field=", ".join(unknown))
+    for name in values:
+        _int(name, values[name])
+    return adjust(sheet, deltas)
+
+
+def _settle(sheet: Sheet, values: dict[str, int]) -> Sheet:
+    if sheet.status == DEAD and any(values[k] != getattr(sheet, k) for k in values):
+        raise RuleError(
+            None,
+            N_("This character is dead. Undo the death in the history to change their stats."),
+        )
+    new = replace(sheet, **values)
+    error = new.bounds_error()
+    if error:
+        raise error
+    return replace(new, status=derive_status(sheet.status, new.hp))
+
+
+def derive_status(before: str, hp: int) -> str:
+    """D10: 0 HP is a heavy wound; HP given back to a heavily wounded player heals them."""
+    if before == DEAD:
+        return DEAD
+    if hp == 0:
+        return HEAVY_WOUND
+    return ACTIVE
+
+
+def heal(sheet: Sheet) -> Sheet:
+    """A heavily wounded player is healed: up to 1 HP and back in play (D10 reading)."""
+    if sheet.status != HEAVY_WOUND:
+        raise RuleError(None, N_("Only a heavily wounded character can be healed."))
+    return replace(sheet, hp=max(sheet.hp, 1), status=ACTIVE)
+
+
+def kill(sheet: Sheet) -> Sheet:
+    """The referee marks the character dead (the event's bleed-out rule, D10 reading)."""
+    if sheet.status == DEAD:
+        raise RuleError(None, N_("This character is already dead."))
+    return replace(sheet, hp=0, status=DEAD)
+
+
+def revert(sheet: Sheet, changes: dict[str, dict[str, object]]) -> Sheet:
+    """Undo one event's changes on the current sheet.
+
+    Counters move back by the event's delta, so later taps by other referees survive.
+    The status goes back only if nothing has changed it since; otherwise it follows HP.
+    """
+    values: dict[str, int] = {}
+    for name, change in changes.items():
+        if name in COUNTERS or name in ("hp_max", "chance_max"):
+            before, after = int(change["before"]), int(change["after"])
+            values[name] = getattr(sheet, name) - (after - before)
+    new = replace(sheet, **values)
+    status = changes.get("status")
+    if status and sheet.status == status["after"]:
+        new = replace(new, status=str(status["before"]))
+    if new.status != DEAD:
+        new = replace(new, status=derive_status(new.status, new.hp))
+    error = new.bounds_error()
+    if error:
+        raise error
+    return new

@@ -1,0 +1,60 @@
+"""Opening the database, migrating it, and the one way to write to it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import sqlite_utils
+
+from referee.store.migrations import migrations
+
+DEFAULT_FILE = "referee.db"
+
+
+def default_path() -> str:
+    """The database path: $REFEREE_DB, else a file in the working folder."""
+    return os.environ.get("REFEREE_DB") or DEFAULT_FILE
+
+
+def connect(path: str | Path) -> sqlite_utils.Database:
+    """Open a connection with foreign keys on and a wait instead of 'database is locked'."""
+    conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
+    db = sqlite_utils.Database(conn)
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA busy_timeout = 30000")
+    # WAL makes NORMAL durable against application crashes; only a power cut may lose
+    # the last commit, never corrupt the file.
+    db.execute("PRAGMA synchronous = NORMAL")
+    return db
+
+
+def init(path: str | Path) -> sqlite_utils.Database:
+    """Create or upgrade the database at path and return an open connection."""
+    db = connect(path)
+    with db.ensure_autocommit_on():
+        db.execute("PRAGMA journal_mode = WAL")
+    migrations.apply(db)
+    return db
+
+
+@contextlib.contextmanager
+def write(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """One write transaction, taken with BEGIN IMMEDIATE.
+
+    IMMEDIATE takes the write lock up front, so two referees tapping the same player
+    queue up behind each other and each reads the newest row before changing it.
+    """
+    if db.conn.in_transaction:
+        raise RuntimeError("write() does not nest")
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    else:
+        db.conn.execute("COMMIT")

@@ -1,0 +1,74 @@
+"""The append-only event log: who, when, which player, what changed and why."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from sqlite_utils import Database
+
+
+def now() -> str:
+    """The current time, UTC, to the second: every event's 'when'."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def record(
+    db: Database,
+    *,
+    referee_id: int | None,
+    player_id: int | None,
+    kind: str,
+    changes: dict,
+    reason: str = "",
+    undoes: int | None = None,
+    at: str | None = None,
+) -> int:
+    """Append one event and return its id. Call inside store.write()."""
+    return db["events"].insert(
+        {
+            "at": at or now(),
+            "referee_id": referee_id,
+            "player_id": player_id,
+            "kind": kind,
+            "changes": json.dumps(changes, ensure_ascii=False, sort_keys=True),
+            "reason": reason or "",
+            "undoes": undoes,
+        }
+    ).last_pk
+
+
+_SELECT = """
+SELECT e.id, e.at, e.kind, e.changes, e.reason, e.undoes, e.player_id, e.referee_id,
+       r.name AS referee, p.character AS character,
+       (SELECT u.id FROM events u WHERE u.undoes = e.id) AS undone_by
+FROM events e
+LEFT JOIN referees r ON r.id = e.referee_id
+LEFT JOIN players p ON p.id = e.player_id
+"""
+
+
+def _row(row: dict) -> dict:
+    row = dict(row)
+    row["changes"] = json.loads(row["changes"])
+    return row
+
+
+def get(db: Database, event_id: int) -> dict | None:
+    """One event with its referee's name and whether it was undone."""
+    rows = list(db.query(_SELECT + " WHERE e.id = ?", [event_id]))
+    return _row(rows[0]) if rows else None
+
+
+def for_player(db: Database, player_id: int, limit: int = 200) -> list[dict]:
+    """A player's history, newest first."""
+    sql = _SELECT + " WHERE e.player_id = ? ORDER BY e.id DESC LIMIT ?"
+    return [_row(r) for r in db.query(sql, [player_id, limit])]
+
+
+def recent(db: Database, limit: int = 100, before: int | None = None) -> list[dict]:
+    """The feed of recent actions across all players, newest first."""
+    if before:
+        sql = _SELECT + " WHERE e.id < ? ORDER BY e.id DESC LIMIT ?"
+        return [_row(r) for r in db.query(sql, [before, limit])]
+    return [_row(r) for r in db.query(_SELECT + " ORDER BY e.id DESC LIMIT ?", [limit])]

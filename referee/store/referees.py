@@ -1,0 +1,68 @@
+"""Referee and organizer accounts, passwords and API tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from sqlite_utils import Database
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from referee.store.events import now
+
+# A fixed hash to compare against when the name is unknown, so a wrong name takes as
+# long as a wrong password and logins do not reveal which names exist.
+_DUMMY_HASH = generate_password_hash("not-a-password")
+
+
+def get(db: Database, referee_id: int) -> dict | None:
+    """One account, or None."""
+    rows = list(db.query("SELECT * FROM referees WHERE id = ?", [referee_id]))
+    return rows[0] if rows else None
+
+
+def by_name(db: Database, name: str) -> dict | None:
+    """The account with this name (any case), or None."""
+    rows = list(db.query("SELECT * FROM referees WHERE name = ? COLLATE NOCASE", [name]))
+    return rows[0] if rows else None
+
+
+def all_referees(db: Database) -> list[dict]:
+    """Every account, by name."""
+    return list(db.query("SELECT * FROM referees ORDER BY name COLLATE NOCASE"))
+
+
+def hash_password(password: str) -> str:
+    """A salted, slow hash (werkzeug's scrypt)."""
+    return generate_password_hash(password)
+
+
+def authenticate(db: Database, name: str, password: str) -> dict | None:
+    """The active account with this name and password, or None."""
+    row = by_name(db, name or "")
+    if row is None:
+        check_password_hash(_DUMMY_HASH, password or "")
+        return None
+    if not check_password_hash(row["password_hash"], password or "") or not row["active"]:
+        return None
+    return row
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_token(db: Database, referee_id: int) -> str:
+    """A new bearer token for the API; only its hash is stored."""
+    token = secrets.token_urlsafe(32)
+    db["api_tokens"].insert(
+        {"token_hash": _digest(token), "referee_id": referee_id, "created_at": now()})
+    return token
+
+
+def by_token(db: Database, token: str) -> dict | None:
+    """The active account a bearer token belongs to, or None."""
+    rows = list(db.query(
+        "SELECT r.* FROM api_tokens t JOIN referees r ON r.id = t.referee_id "
+        "WHERE t.token_hash = ? AND r.active = 1", [_digest(token)]))
+    return rows[0] if rows else None

@@ -1,0 +1,59 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask, g
+
+from referee import store
+from referee.store import settings as settings_store
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app for one database file (config DATABASE)."""
+    app = Flask(
+        __name__,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.from_mapping(
+        DATABASE=store.default_path(),
+        PUBLIC_URL="",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 14,
+        MAX_CONTENT_LENGTH=4 * 1024 * 1024,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config:
+        app.config.update(test_config)
+
+    # Create or upgrade the schema once at start, and take the signing key from the
+    # database so sessions survive a restart of the laptop.
+    db = store.init(app.config["DATABASE"])
+    app.config.setdefault("SECRET_KEY", None)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = settings_store.get(db, "secret_key")
+    db.close()
+
+    from referee.web import api, auth, errors, events, i18n, passport, players, security
+
+    i18n.init_app(app)
+    security.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(players.bp)
+    app.register_blueprint(passport.bp)
+    app.register_blueprint(events.bp)
+    app.register_blueprint(api.bp)
+
+    @app.teardown_appcontext
+    def close_db(_exc: BaseException | None) -> None:
+        db = g.pop("db", None)
+        if db is not None:
+            db.close()
+
+    return app

@@ -1,0 +1,82 @@
+"""Russian and English: the locale of a request, and rule refusals in the user's words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Flask, make_response, redirect, request, url_for
+from flask_babel import Babel, get_locale, gettext, lazy_gettext
+
+from referee.rules import RuleError
+
+LANGUAGES = ("ru", "en")
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+
+bp = Blueprint("i18n", __name__)
+
+# Field names as they appear inside refusals ("%(field)s must be a whole number.").
+FIELD_LABELS = {
+    "character": lazy_gettext("Character"),
+    "player": lazy_gettext("Player"),
+    "hp": lazy_gettext("HP"),
+    "hp_max": lazy_gettext("Max HP"),
+    "chance": lazy_gettext("Chance"),
+    "chance_max": lazy_gettext("Max chance"),
+    "cartridges": lazy_gettext("Cartridges"),
+    "level": lazy_gettext("Level"),
+    "suit": lazy_gettext("Suit"),
+    "notes": lazy_gettext("Notes"),
+    "status": lazy_gettext("Status"),
+    "duel_deck": lazy_gettext("Duel deck"),
+    "passport": lazy_gettext("Passport"),
+    "wounded_at": lazy_gettext("Wounded at"),
+    "reason": lazy_gettext("Reason"),
+    "name": lazy_gettext("Name"),
+    "password": lazy_gettext("Password"),
+}
+
+
+def select_locale() -> str:
+    """The switch's cookie first, then the browser's languages; Russian by default."""
+    chosen = request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, default="ru")
+
+
+def field_label(name: str) -> str:
+    """A field's name in the user's language."""
+    label = FIELD_LABELS.get(name)
+    return str(label) if label is not None else name
+
+
+def rule_message(err: RuleError) -> str:
+    """A refusal in the user's language, with the rule id in front when there is one."""
+    params = {k: field_label(v) if k == "field" and isinstance(v, str) else v
+              for k, v in err.params.items()}
+    text = gettext(err.message, **params) if params else gettext(err.message)
+    return f"{err.rule}: {text}" if err.rule else text
+
+
+@bp.get("/lang/<code>")
+def switch(code: str):
+    """Remember the chosen language and go back to the page."""
+    target = request.args.get("next") or url_for("players.index")
+    # Only paths on this site: never an open redirect.
+    if not target.startswith("/") or target.startswith("//"):
+        target = url_for("players.index")
+    response = make_response(redirect(target, code=303))
+    if code in LANGUAGES:
+        response.set_cookie("lang", code, max_age=60 * 60 * 24 * 365, samesite="Lax",
+                            httponly=True)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Babel with our locale selector, plus the switch route."""
+    Babel(app, locale_selector=select_locale,
+          default_translation_directories=str(TRANSLATIONS))
+    app.jinja_env.globals["get_locale"] = get_locale
+    app.jinja_env.globals["field_label"] = field_label
+    app.jinja_env.globals["LANGUAGES"] = LANGUAGES
+    app.register_blueprint(bp)

@@ -1,0 +1,54 @@
+"""Passport pages: what a player sees after scanning the QR code on their paper passport."""
+
+from __future__ import annotations
+
+import io
+
+import qrcode
+import qrcode.image.svg
+from flask import Blueprint, Response, abort, render_template, url_for
+
+from referee.store import players as rows
+from referee.web.context import current_referee, get_db, public_base
+from referee.web.players import sheet_view
+
+bp = Blueprint("passport", __name__)
+
+
+def passport_row(token: str) -> dict:
+    """The player holding this token; unknown or reissued tokens are simply not found."""
+    # Tokens are URL-safe base64; anything else cannot be one, so skip the lookup.
+    if not 16 <= len(token) <= 64:
+        abort(404)
+    row = rows.by_token(get_db(), token)
+    if row is None:
+        abort(404)
+    return row
+
+
+def qr_svg(data: str) -> bytes:
+    """A QR code as SVG, error correction M so a creased passport still scans."""
+    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2,
+                         image_factory=qrcode.image.svg.SvgPathImage)
+    code.add_data(data)
+    code.make(fit=True)
+    out = io.BytesIO()
+    code.make_image().save(out)
+    return out.getvalue()
+
+
+@bp.get("/p/<token>")
+def sheet(token: str):
+    """The player's own sheet, read-only; a signed-in referee gets the editable view."""
+    row = passport_row(token)
+    if current_referee() is not None:
+        return render_template("players/sheet.html", **sheet_view(row))
+    return render_template("passport/sheet.html", p=row, deck=rows.deck_cards(row))
+
+
+@bp.get("/p/<token>/qr.svg")
+def qr(token: str):
+    """The QR code of this passport's URL, from the public-URL setting."""
+    row = passport_row(token)
+    url = public_base() + url_for("passport.sheet", token=row["passport_token"])
+    return Response(qr_svg(url), mimetype="image/svg+xml")

@@ -1,0 +1,107 @@
+"""Who may do what: sessions, CSRF tokens, the write guard and security headers."""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import secrets
+from collections.abc import Callable
+
+from flask import Flask, abort, g, redirect, request, session, url_for
+
+from referee.web.context import current_referee
+
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+# Writes an anonymous visitor may make (still CSRF-checked): signing in.
+ANONYMOUS_WRITES = {"auth.login"}
+
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; "
+    "frame-ancestors 'none'"
+)
+
+
+def csrf_token() -> str:
+    """The session's CSRF token, created on first use."""
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(32)
+    return session["csrf"]
+
+
+def _csrf_ok() -> bool:
+    expected = session.get("csrf")
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
+    return bool(expected) and hmac.compare_digest(expected, sent)
+
+
+def login(referee: dict) -> None:
+    """Start a session for this referee (a fresh CSRF token too)."""
+    session.clear()
+    session.permanent = True
+    session["referee_id"] = referee["id"]
+    # A password change invalidates sessions made with the old one.
+    session["pw"] = referee["password_hash"][-16:]
+    csrf_token()
+
+
+def is_api() -> bool:
+    """Whether this request is for the JSON API (bearer tokens, no cookies)."""
+    return request.path.startswith("/api/")
+
+
+def guard_writes() -> None:
+    """Every state-changing browser request needs a CSRF token and a signed-in referee."""
+    if request.method in SAFE_METHODS or is_api():
+        return
+    if not _csrf_ok():
+        abort(400, description="csrf")
+    if request.endpoint not in ANONYMOUS_WRITES and current_referee() is None:
+        abort(401)
+
+
+def referee_required(view: Callable) -> Callable:
+    """A page only referees may open; others are sent to sign in."""
+
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        if current_referee() is None:
+            return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
+        return view(*args, **kwargs)
+
+    return wrapped
+
+
+def organizer_required(view: Callable) -> Callable:
+    """A page only organizers may open."""
+
+    @functools.wraps(view)
+    def wrapped(*args, **kwargs):
+        referee = current_referee()
+        if referee is None:
+            return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
+        if not referee["is_organizer"]:
+            abort(403)
+        return view(*args, **kwargs)
+
+    return wrapped
+
+
+def set_headers(response):
+    """Security headers on every answer."""
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["X-Frame-Options"] = "DENY"
+    # Passport URLs carry their secret token: never leak it in a Referer.
+    response.headers["Referrer-Policy"] = "no-referrer"
+    if getattr(g, "referee", None) is not None or request.path.startswith("/p/"):
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Install the guard and the headers, and give templates the CSRF token."""
+    app.before_request(guard_writes)
+    app.after_request(set_headers)
+    app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["current_referee"] = current_referee

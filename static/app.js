@@ -1,0 +1,45 @@
+// Referee: the few behaviours htmx does not cover. No inline scripts (the CSP forbids them).
+(function () {
+  "use strict";
+
+  function showToast(text) {
+    var toast = document.getElementById("toast");
+    if (!toast) return;
+    toast.textContent = text;
+    toast.hidden = false;
+    clearTimeout(showToast.timer);
+    showToast.timer = setTimeout(function () { toast.hidden = true; }, 6000);
+  }
+
+  // Heavy-wound countdowns: the server says how many seconds are left when it rendered,
+  // so a phone with a wrong clock still counts right.
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll(".countdown[data-left]").forEach(function (el) {
+      if (!el.dataset.start) el.dataset.start = String(now);
+      var left = Number(el.dataset.left) - Math.floor((now - Number(el.dataset.start)) / 1000);
+      if (left <= 0) {
+        el.textContent = el.dataset.expired;
+        el.classList.add("expired");
+      } else {
+        var s = left % 60;
+        el.textContent = Math.floor(left / 60) + ":" + (s < 10 ? "0" : "") + s;
+      }
+    });
+  }
+  setInterval(tick, 1000);
+
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    var text = "";
+    try {
+      var doc = new DOMParser().parseFromString(xhr.responseText, "text/html");
+      var alert = doc.querySelector(".alert");
+      text = alert ? alert.textContent.trim() : "";
+    } catch (e) { /* keep the fallback below */ }
+    showToast(text || (xhr.status + " " + xhr.statusText));
+  });
+  document.addEventListener("htmx:sendError", function () {
+    showToast(document.body.dataset.offline);
+  });
+})();
