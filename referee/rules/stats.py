@@ -83,14 +83,10 @@ def adjust(sheet: Sheet, deltas: dict[str, object]) -> Sheet:
 
 def set_exact(sheet: Sheet, values: dict[str, object]) -> Sheet:
     """Set stats to exact values, as a referee types them in."""
-    deltas = {name: _int(name, v) - getattr(sheet, name, 0) for name, v in values.items()
-              if name in COUNTERS or name in ("hp_max", "chance_max")}
-    unknown = sorted(set(values) - set(deltas))
+    unknown = sorted(set(values) - set(COUNTERS) - {"hp_max", "chance_max"})
     if unknown:
         raise RuleError(None, N_("Unknown stat: %(field)s."), field=", ".join(unknown))
-    for name in values:
-        _int(name, values[name])
-    return adjust(sheet, deltas)
+    return adjust(sheet, {name: _int(name, v) - getattr(sheet, name) for name, v in values.items()})
 
 
 def _settle(sheet: Sheet, values: dict[str, int]) -> Sheet:

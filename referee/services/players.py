@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import asdict
-from typing import Callable
 
 from sqlite_utils import Database
 
-from referee.rules import N_, RuleError
-from referee.rules import stats
+from referee.rules import N_, RuleError, stats
 from referee.rules.cards import duel_deck, parse_suit
 from referee.store import events, write
 from referee.store import players as rows

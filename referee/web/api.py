@@ -24,14 +24,14 @@ OPEN_ENDPOINTS = {"api.token", "api.openapi"}
 def require_token():
     """Every call but the open ones needs `Authorization: Bearer <token>`."""
     if request.endpoint in OPEN_ENDPOINTS:
-        return None
+        return
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     referee = referees.by_token(get_db(), token.strip()) if scheme.lower() == "bearer" else None
     if referee is None:
         abort(401)
     g.api_referee = referee
-    return None
+    return
 
 
 def body() -> dict:

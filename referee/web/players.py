@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from flask import (Blueprint, Response, abort, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from referee.rules import RuleError

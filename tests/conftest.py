@@ -1,0 +1,147 @@
+"""Fixtures: app → client → signed-in client; a real waitress server for end-to-end tests."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from referee import store
+from referee.services import players as player_service
+from referee.web import create_app
+from referee.web.auth import add_referee
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    """A fresh database file with a referee and an organizer."""
+    path = tmp_path / "referee.db"
+    db = store.init(path)
+    add_referee(db, "ref", "ref-pass", False, by=None)
+    add_referee(db, "org", "org-pass", True, by=None)
+    db.close()
+    return path
+
+
+@pytest.fixture
+def app(db_path):
+    """The app on the fresh database."""
+    return create_app({"DATABASE": str(db_path), "TESTING": True})
+
+
+@pytest.fixture
+def db(app):
+    """A connection to the app's database, for arranging and asserting."""
+    conn = store.connect(app.config["DATABASE"])
+    yield conn
+    conn.close()
+
+
+@pytest.fixture
+def client(app):
+    """An anonymous browser, English by default."""
+    c = app.test_client()
+    c.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return c
+
+
+def csrf_of(client) -> str:
+    """The CSRF token of the client's session (made by opening any page)."""
+    client.get("/login")
+    with client.session_transaction() as session:
+        return session["csrf"]
+
+
+def sign_in(client, name="ref", password="ref-pass"):
+    """Sign the client in through the login form."""
+    token = csrf_of(client)
+    response = client.post("/login", data={"name": name, "password": password,
+                                           "csrf_token": token})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return client
+
+
+@pytest.fixture
+def referee(client):
+    """A signed-in referee's browser."""
+    return sign_in(client)
+
+
+@pytest.fixture
+def organizer(client):
+    """A signed-in organizer's browser."""
+    return sign_in(client, "org", "org-pass")
+
+
+@pytest.fixture
+def player(db):
+    """Player A of duel.md's worked examples: HP 3/3, chance 2/2, 3 cartridges, ♥."""
+    return player_service.create(db, None, {
+        "character": "Captain A", "player": "Anna", "hp_max": 3, "chance_max": 2,
+        "cartridges": 3, "suit": "H"})
+
+
+def post(client, url, data=None, htmx=False, **kwargs):
+    """A form POST with the session's CSRF token, as the page would send it."""
+    data = dict(data or {})
+    data.setdefault("csrf_token", csrf_of(client))
+    headers = {"HX-Request": "true"} if htmx else {}
+    return client.post(url, data=data, headers=headers, **kwargs)
+
+
+@pytest.fixture
+def token(client):
+    """A bearer token for the API, as the referee 'ref'."""
+    response = client.post("/api/v1/token", json={"name": "ref", "password": "ref-pass"})
+    return response.get_json()["token"]
+
+
+@pytest.fixture
+def api(client, token):
+    """Call the API with the bearer token: api("post", "/api/v1/...", json=...)."""
+
+    def call(method, url, **kwargs):
+        headers = {"Authorization": f"Bearer {token}", **kwargs.pop("headers", {})}
+        return getattr(client, method)(url, headers=headers, **kwargs)
+
+    return call
+
+
+def free_port() -> int:
+    """A port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 20) -> None:
+    """Block until the server accepts connections (or fail with its output)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited: {process.stdout.read()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on port {port}")
+
+
+@pytest.fixture
+def live_server(app):
+    """`referee serve` (waitress) on the test database, on a real socket."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "referee.cli", "serve", "--db", app.config["DATABASE"],
+         "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
