@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -43,7 +44,10 @@ def extract() -> dict[str, list[str]]:
 
 def load() -> Catalog:
     """All Russian parts merged into one catalog."""
-    merged = Catalog(locale="ru", domain="messages")
+    # Fixed dates keep the compiled file byte-for-byte reproducible.
+    fixed = datetime(2026, 1, 1, tzinfo=UTC)
+    merged = Catalog(locale="ru", domain="messages", project="Referee",
+                     creation_date=fixed, revision_date=fixed)
     for path in sorted(RU.glob("*.po")):
         with path.open("rb") as f:
             part = read_po(f, locale="ru")

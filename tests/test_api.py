@@ -33,7 +33,7 @@ def test_a_session_cookie_is_not_enough_for_the_api(referee):
     assert referee.get("/api/v1/players").status_code == 401
 
 
-def test_create_player_contract(api):
+def test_create_player_contract(api, db):
     response = api("post", "/api/v1/players", json=NEW)
     assert response.status_code == 201
     body = response.get_json()
@@ -43,7 +43,9 @@ def test_create_player_contract(api):
         "chance_max": 1, "cartridges": 2, "level": 1, "status": "active", "suit": "C"}
     assert body["duel_deck"] == ["6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC"]
     assert body["passport_url"].startswith("http://localhost/p/")
-    assert str(body["id"]) not in body["passport_url"].rsplit("/", 1)[1]
+    token = db["players"].get(body["id"])["passport_token"]
+    assert body["passport_url"] == f"http://localhost/p/{token}"
+    assert len(token) >= 22  # at least 128 random bits, never the row id
 
 
 @pytest.mark.parametrize(("patch", "status"), [

@@ -1,0 +1,237 @@
+"""Underworld actions: what a referee enters, one frozen dataclass each, and their JSON.
+
+Chance arrives here as data: ``Draw`` carries the code of the card turned over,
+``ChangeClass`` the class card drawn. ``kind`` is the JSON name of each action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, fields
+from typing import ClassVar
+
+from referee.rules import N_, RuleError
+
+
+@dataclass(frozen=True)
+class Draw:
+    """U5: the active player steps into the castle and turns over ``code``."""
+
+    code: str
+    kind: ClassVar[str] = "draw"
+    rule: ClassVar[str] = "U5"
+
+
+@dataclass(frozen=True)
+class PlayCard:
+    """U10: ``player`` plays ``code`` from the inventory; an item may name the item of
+    its type in play that it ``replaces`` (the old one is discarded)."""
+
+    player: str
+    code: str
+    replaces: str = ""
+    kind: ClassVar[str] = "play"
+    rule: ClassVar[str] = "U10"
+
+
+@dataclass(frozen=True)
+class OfferHelp:
+    """U11: ``helper`` offers to help ``fighter`` in the pending fight for ``reward``."""
+
+    helper: str
+    fighter: str
+    reward: str
+    kind: ClassVar[str] = "offer_help"
+    rule: ClassVar[str] = "U11"
+
+
+@dataclass(frozen=True)
+class AnswerHelp:
+    """U11: the fighter accepts or refuses ``helper``'s offer."""
+
+    helper: str
+    accept: bool
+    kind: ClassVar[str] = "answer_help"
+    rule: ClassVar[str] = "U11"
+
+
+@dataclass(frozen=True)
+class Summon:
+    """U12: ``player`` uses the Summoning skill ``skill`` on the monster just met
+    (``monster`` empty) or on ``monster`` from their inventory."""
+
+    player: str
+    skill: str
+    monster: str = ""
+    kind: ClassVar[str] = "summon"
+    rule: ClassVar[str] = "U12"
+
+
+@dataclass(frozen=True)
+class PowerUp:
+    """U14: ``player`` powers the characteristic ability, discarding ``discards``."""
+
+    player: str
+    discards: tuple[str, ...]
+    kind: ClassVar[str] = "power_up"
+    rule: ClassVar[str] = "U14"
+
+
+@dataclass(frozen=True)
+class AdjustMonster:
+    """U7: a card's text changes the monster's score by ``amount``."""
+
+    amount: int
+    card: str = ""
+    kind: ClassVar[str] = "adjust_monster"
+    rule: ClassVar[str] = "U7"
+
+
+@dataclass(frozen=True)
+class Fight:
+    """U7/U8/U13: compare the scores of the pending fight and settle it."""
+
+    kind: ClassVar[str] = "fight"
+    rule: ClassVar[str] = "U7"
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """U13/U17: ``challenger`` fights ``defender`` (from an event, or in the play-off)."""
+
+    challenger: str
+    defender: str
+    kind: ClassVar[str] = "challenge"
+    rule: ClassVar[str] = "U13"
+
+
+@dataclass(frozen=True)
+class EventLevel:
+    """U5: the event being followed changes ``player``'s level by ``delta``."""
+
+    player: str
+    delta: int
+    kind: ClassVar[str] = "event_level"
+    rule: ClassVar[str] = "U5"
+
+
+@dataclass(frozen=True)
+class EventDone:
+    """U5: the event has been followed; its card is discarded and the step ends."""
+
+    kind: ClassVar[str] = "event_done"
+    rule: ClassVar[str] = "U5"
+
+
+@dataclass(frozen=True)
+class ChangeClass:
+    """U9: after two wins in a row the player drew ``code`` from the class deck."""
+
+    code: str
+    kind: ClassVar[str] = "change_class"
+    rule: ClassVar[str] = "U9"
+
+
+@dataclass(frozen=True)
+class KeepClass:
+    """U9: the player declines to draw a class card."""
+
+    kind: ClassVar[str] = "keep_class"
+    rule: ClassVar[str] = "U9"
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    """U6: the active player takes no further step."""
+
+    kind: ClassVar[str] = "end_turn"
+    rule: ClassVar[str] = "U6"
+
+
+@dataclass(frozen=True)
+class Discard:
+    """U15: the active player discards ``codes`` to keep 4 inventory cards."""
+
+    codes: tuple[str, ...]
+    kind: ClassVar[str] = "discard"
+    rule: ClassVar[str] = "U15"
+
+
+@dataclass(frozen=True)
+class Trade:
+    """U10: ``player`` gives ``gives`` and takes ``takes`` from ``partner``'s inventory."""
+
+    player: str
+    partner: str
+    gives: tuple[str, ...]
+    takes: tuple[str, ...]
+    kind: ClassVar[str] = "trade"
+    rule: ClassVar[str] = "U10"
+
+
+Action = (Draw | PlayCard | OfferHelp | AnswerHelp | Summon | PowerUp | AdjustMonster | Fight
+          | Challenge | EventLevel | EventDone | ChangeClass | KeepClass | EndTurn | Discard
+          | Trade)
+ACTIONS: dict[str, type] = {a.kind: a for a in (
+    Draw, PlayCard, OfferHelp, AnswerHelp, Summon, PowerUp, AdjustMonster, Fight, Challenge,
+    EventLevel, EventDone, ChangeClass, KeepClass, EndTurn, Discard, Trade)}
+
+
+def check_action(action: object) -> None:
+    """Raise RuleError unless ``action`` is an Underworld action with well-typed fields."""
+    if type(action) not in ACTIONS.values():
+        raise RuleError("U5", N_("This is not an Underworld action; choose one of "
+                                 "%(kinds)s."), kinds=", ".join(ACTIONS))
+    for f in fields(action):
+        _check_value(action.kind, action.rule, f.name, f.type, getattr(action, f.name))
+
+
+def _check_value(kind: str, rule: str, name: str, typ: str, value: object) -> None:
+    if typ == "str" and not isinstance(value, str):
+        raise RuleError(rule, N_("%(action)s: %(field)s must be text (a card code or a player "
+                                 "id); correct it."), action=kind, field=name)
+    if typ == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+        raise RuleError(rule, N_("%(action)s: %(field)s must be a whole number; correct it."),
+                        action=kind, field=name)
+    if typ == "bool" and not isinstance(value, bool):
+        raise RuleError(rule, N_("%(action)s: %(field)s must be true or false; correct it."),
+                        action=kind, field=name)
+    if typ.startswith("tuple") and not (
+            isinstance(value, tuple) and all(isinstance(v, str) for v in value)):
+        raise RuleError(rule, N_("%(action)s: %(field)s must be a list of card codes; "
+                                 "correct it."), action=kind, field=name)
+
+
+def action_to_dict(action: Action) -> dict[str, object]:
+    """JSON-friendly form: ``{"kind": ..., field: value, ...}`` (tuples become lists)."""
+    check_action(action)
+    out: dict[str, object] = {"kind": action.kind}
+    for f in fields(action):
+        value = getattr(action, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def action_from_dict(d: object) -> Action:
+    """The action ``action_to_dict`` wrote; RuleError on anything malformed."""
+    if not isinstance(d, dict) or d.get("kind") not in ACTIONS:
+        kind = d.get("kind") if isinstance(d, dict) else None
+        raise RuleError("U5", N_("Unknown action %(kind)s; choose one of %(kinds)s."),
+                        kind=str(kind), kinds=", ".join(ACTIONS))
+    cls = ACTIONS[d["kind"]]
+    names = {f.name: f for f in fields(cls)}
+    for key in d:
+        if key != "kind" and key not in names:
+            raise RuleError(cls.rule, N_("%(action)s: unknown field %(field)s; remove it."),
+                            action=cls.kind, field=str(key))
+    values: dict[str, object] = {}
+    for name, f in names.items():
+        if name not in d:
+            if f.default is not MISSING:
+                continue
+            raise RuleError(cls.rule, N_("%(action)s: the field %(field)s is missing; add "
+                                         "it."), action=cls.kind, field=name)
+        value = d[name]
+        values[name] = tuple(value) if isinstance(value, list) else value
+    action = cls(**values)
+    check_action(action)
+    return action
