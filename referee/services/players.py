@@ -135,7 +135,7 @@ def _save(db: Database, row: dict, new: dict, *, referee_id: int | None, kind: s
     if not changes:
         raise RuleError(None, N_("Nothing would change."))
     at = now()
-    db["players"].update(row["id"], {**new, "version": row["version"] + 1, "updated_at": at})
+    rows.update(db, row["id"], {**new, "version": row["version"] + 1, "updated_at": at})
     event_id = events.record(db, referee_id=referee_id, player_id=row["id"], kind=kind,
                              changes=changes, reason=reason, undoes=undoes, at=at)
     result = rows.get(db, row["id"])
@@ -230,8 +230,8 @@ def reissue(db: Database, referee_id: int | None, player_id: int, reason: str = 
             raise _missing(player_id)
         # The token itself is a secret: the event records that it changed, not its value.
         at = now()
-        db["players"].update(player_id, {"passport_token": new_token(),
-                                         "version": row["version"] + 1, "updated_at": at})
+        rows.update(db, player_id, {"passport_token": new_token(),
+                                    "version": row["version"] + 1, "updated_at": at})
         events.record(db, referee_id=referee_id, player_id=player_id, kind="reissue",
                       changes={"passport": {"before": "old", "after": "new"}},
                       reason=reason, at=at)

@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
+from referee.store.db import fetch
+
 
 def now() -> str:
     """The current time, UTC, to the second: every event's 'when'."""
@@ -25,17 +27,13 @@ def record(
     at: str | None = None,
 ) -> int:
     """Append one event and return its id. Call inside store.write()."""
-    return db["events"].insert(
-        {
-            "at": at or now(),
-            "referee_id": referee_id,
-            "player_id": player_id,
-            "kind": kind,
-            "changes": json.dumps(changes, ensure_ascii=False, sort_keys=True),
-            "reason": reason or "",
-            "undoes": undoes,
-        }
-    ).last_pk
+    # Plain SQL: this runs on every tap, and sqlite-utils' insert() re-reads the schema.
+    cursor = db.execute(
+        "INSERT INTO events (at, referee_id, player_id, kind, changes, reason, undoes) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [at or now(), referee_id, player_id, kind,
+         json.dumps(changes, ensure_ascii=False, sort_keys=True), reason or "", undoes])
+    return cursor.lastrowid
 
 
 _SELECT = """
@@ -56,19 +54,19 @@ def _row(row: dict) -> dict:
 
 def get(db: Database, event_id: int) -> dict | None:
     """One event with its referee's name and whether it was undone."""
-    rows = list(db.query(_SELECT + " WHERE e.id = ?", [event_id]))
+    rows = fetch(db, _SELECT + " WHERE e.id = ?", [event_id])
     return _row(rows[0]) if rows else None
 
 
 def for_player(db: Database, player_id: int, limit: int = 200) -> list[dict]:
     """A player's history, newest first."""
     sql = _SELECT + " WHERE e.player_id = ? ORDER BY e.id DESC LIMIT ?"
-    return [_row(r) for r in db.query(sql, [player_id, limit])]
+    return [_row(r) for r in fetch(db, sql, [player_id, limit])]
 
 
 def recent(db: Database, limit: int = 100, before: int | None = None) -> list[dict]:
     """The feed of recent actions across all players, newest first."""
     if before:
         sql = _SELECT + " WHERE e.id < ? ORDER BY e.id DESC LIMIT ?"
-        return [_row(r) for r in db.query(sql, [before, limit])]
-    return [_row(r) for r in db.query(_SELECT + " ORDER BY e.id DESC LIMIT ?", [limit])]
+        return [_row(r) for r in fetch(db, sql, [before, limit])]
+    return [_row(r) for r in fetch(db, _SELECT + " ORDER BY e.id DESC LIMIT ?", [limit])]

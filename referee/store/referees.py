@@ -8,6 +8,7 @@ import secrets
 from sqlite_utils import Database
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from referee.store.db import fetch
 from referee.store.events import now
 
 # A fixed hash to compare against when the name is unknown, so a wrong name takes as
@@ -17,19 +18,19 @@ _DUMMY_HASH = generate_password_hash("not-a-password")
 
 def get(db: Database, referee_id: int) -> dict | None:
     """One account, or None."""
-    rows = list(db.query("SELECT * FROM referees WHERE id = ?", [referee_id]))
+    rows = fetch(db, "SELECT * FROM referees WHERE id = ?", [referee_id])
     return rows[0] if rows else None
 
 
 def by_name(db: Database, name: str) -> dict | None:
     """The account with this name (any case), or None."""
-    rows = list(db.query("SELECT * FROM referees WHERE name = ? COLLATE NOCASE", [name]))
+    rows = fetch(db, "SELECT * FROM referees WHERE name = ? COLLATE NOCASE", [name])
     return rows[0] if rows else None
 
 
 def all_referees(db: Database) -> list[dict]:
     """Every account, by name."""
-    return list(db.query("SELECT * FROM referees ORDER BY name COLLATE NOCASE"))
+    return fetch(db, "SELECT * FROM referees ORDER BY name COLLATE NOCASE")
 
 
 def hash_password(password: str) -> str:
@@ -62,7 +63,7 @@ def issue_token(db: Database, referee_id: int) -> str:
 
 def by_token(db: Database, token: str) -> dict | None:
     """The active account a bearer token belongs to, or None."""
-    rows = list(db.query(
+    rows = fetch(db,
         "SELECT r.* FROM api_tokens t JOIN referees r ON r.id = t.referee_id "
-        "WHERE t.token_hash = ? AND r.active = 1", [_digest(token)]))
+        "WHERE t.token_hash = ? AND r.active = 1", [_digest(token)])
     return rows[0] if rows else None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
+from referee.store.db import fetch
+
 # The settings an organizer may edit, with their defaults.
 EDITABLE = {"event_name": "", "death_minutes": "0", "public_url": ""}
 
@@ -11,13 +13,13 @@ EDITABLE = {"event_name": "", "death_minutes": "0", "public_url": ""}
 def get_all(db: Database) -> dict[str, str]:
     """Every setting, defaults filled in."""
     values = dict(EDITABLE)
-    values.update({r["key"]: r["value"] for r in db.query("SELECT key, value FROM settings")})
+    values.update({r["key"]: r["value"] for r in fetch(db, "SELECT key, value FROM settings")})
     return values
 
 
 def get(db: Database, key: str) -> str:
     """One setting's value."""
-    rows = list(db.query("SELECT value FROM settings WHERE key = ?", [key]))
+    rows = fetch(db, "SELECT value FROM settings WHERE key = ?", [key])
     return rows[0]["value"] if rows else EDITABLE.get(key, "")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, g
+from flask import Flask
 
 from referee import store
 from referee.store import settings as settings_store
@@ -49,11 +49,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(passport.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(api.bp)
-
-    @app.teardown_appcontext
-    def close_db(_exc: BaseException | None) -> None:
-        db = g.pop("db", None)
-        if db is not None:
-            db.close()
 
     return app

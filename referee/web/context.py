@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
+import threading
+
 from flask import current_app, g, request, session
 from sqlite_utils import Database
 
 from referee import store
 from referee.store import referees, settings
 
+_local = threading.local()
+
 
 def get_db() -> Database:
-    """This request's connection, opened on first use and closed at teardown."""
-    if "db" not in g:
-        g.db = store.connect(current_app.config["DATABASE"])
-    return g.db
+    """This thread's connection to the app's database, opened once and reused.
+
+    Server threads live for the whole run, so each keeps one connection instead of
+    opening a file and setting pragmas on every tap. A request never leaves a
+    transaction open: store.write() commits or rolls back.
+    """
+    path = current_app.config["DATABASE"]
+    cache = getattr(_local, "connections", None)
+    if cache is None:
+        cache = _local.connections = {}
+    db = cache.get(path)
+    if db is None:
+        db = cache[path] = store.connect(path)
+    return db
 
 
 def current_referee() -> dict | None:

@@ -1,0 +1,87 @@
+"""The `referee` command, run as a user runs it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import urllib.request
+
+from referee import store
+from referee.cli import main, terminal_qr
+from referee.store import referees
+from tests.conftest import free_port, wait_for_port
+
+
+def test_init_then_add_referee(tmp_path, capsys):
+    path = str(tmp_path / "e.db")
+    assert main(["init", "--db", path]) == 0
+    assert main(["add-referee", "Vera", "--password", "pw12", "--organizer", "--db", path]) == 0
+    assert "Added organizer Vera" in capsys.readouterr().out
+    db = store.connect(path)
+    assert referees.authenticate(db, "vera", "pw12")["is_organizer"] == 1
+    assert main(["add-referee", "VERA", "--password", "pw12", "--db", path]) == 2
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_database_path_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "env.db"))
+    assert main(["init"]) == 0
+    assert (tmp_path / "env.db").exists()
+
+
+def test_demo_loads_once_with_the_demo_login(tmp_path, capsys):
+    path = str(tmp_path / "demo.db")
+    assert main(["demo", "--db", path]) == 0
+    assert main(["demo", "--db", path]) == 0
+    db = store.connect(path)
+    assert db["players"].count == 12
+    assert referees.authenticate(db, "demo", "demo") is not None
+    statuses = {r[0] for r in db.execute("SELECT status FROM players")}
+    assert statuses == {"active", "heavy_wound", "dead"}
+    assert "nothing loaded" in capsys.readouterr().out
+
+
+def test_import_players_all_or_nothing(tmp_path, capsys):
+    path = str(tmp_path / "i.db")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("character,hp_max,chance_max,cartridges,suit\nA,3,1,1,S\nB,x,1,1,S\n")
+    assert main(["import-players", str(bad), "--db", path]) == 2
+    assert f"{bad}:3:" in capsys.readouterr().err
+    assert store.connect(path)["players"].count == 0
+    good = tmp_path / "good.csv"
+    good.write_text("character,hp_max,chance_max,cartridges,suit\nA,3,1,1,S\n")
+    assert main(["import-players", str(good), "--db", path]) == 0
+    assert store.connect(path)["players"].count == 1
+
+
+def test_backup_copies_the_database(tmp_path):
+    path = str(tmp_path / "b.db")
+    main(["demo", "--db", path])
+    copy = tmp_path / "copy.db"
+    assert main(["backup", str(copy), "--db", path]) == 0
+    assert store.connect(copy)["players"].count == 12
+
+
+def test_terminal_qr_is_drawn_with_blocks():
+    art = terminal_qr("http://10.0.0.2:8080")
+    assert len(art.splitlines()) > 10 and "█" in art
+
+
+def test_serve_prints_the_address_and_a_qr_code_and_answers(tmp_path):
+    path = str(tmp_path / "s.db")
+    main(["demo", "--db", path])
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "referee.cli", "serve", "--db", path, "--host", "127.0.0.1",
+         "--port", str(port), "--public-url", "http://192.168.1.10:8080"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_for_port(port, process)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/login") as response:
+            assert response.status == 200
+            assert response.headers["Server"] == "referee"  # waitress, our ident
+    finally:
+        process.terminate()
+        out = process.communicate(timeout=10)[0]
+    assert "http://192.168.1.10:8080" in out
+    assert "█" in out
