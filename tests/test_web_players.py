@@ -194,3 +194,13 @@ def test_language_switch_sets_a_cookie_and_stays_on_site(client):
     assert "Войти" in client.get("/login").get_data(as_text=True)
     evil = client.get("/lang/en?next=//evil.example/")
     assert evil.headers["Location"] == "/"
+
+
+def test_heavily_wounded_are_listed_first_with_their_clock(referee, db, player):
+    db["settings"].upsert({"key": "death_minutes", "value": "10"}, pk="key")
+    service.adjust(db, 1, player["id"], {"hp": -3})
+    html = referee.get("/").get_data(as_text=True)
+    top = html.split('class="panel wounded-list"')[1].split("</section>")[0]
+    assert "Captain A" in top
+    left = int(top.split('data-left="')[1].split('"')[0])
+    assert 590 <= left <= 600

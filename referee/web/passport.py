@@ -9,6 +9,7 @@ import qrcode.image.svg
 from flask import Blueprint, Response, abort, render_template, url_for
 
 from referee.store import players as rows
+from referee.store import settings
 from referee.web.context import current_referee, get_db, public_base
 from referee.web.players import sheet_view
 
@@ -43,7 +44,8 @@ def sheet(token: str):
     row = passport_row(token)
     if current_referee() is not None:
         return render_template("players/sheet.html", **sheet_view(row))
-    return render_template("passport/sheet.html", p=row, deck=rows.deck_cards(row))
+    return render_template("passport/sheet.html", p=row, deck=rows.deck_cards(row),
+                           event_name=settings.get(get_db(), "event_name"))
 
 
 @bp.get("/p/<token>/qr.svg")

@@ -95,7 +95,11 @@ def index():
     found = rows.search(get_db(), q)
     if is_htmx() and request.headers.get("HX-Target") == "player-list":
         return render_template("partials/player_list.html", players=found, q=q)
-    return render_template("players/index.html", players=found, q=q)
+    # The heavily wounded come first, with their clocks: they are the urgent ones.
+    minutes = int(settings_store.get(get_db(), "death_minutes") or 0)
+    wounded = [(r, wound_clock(r, minutes)) for r in rows.search(get_db())
+               if r["status"] == HEAVY_WOUND]
+    return render_template("players/index.html", players=found, q=q, wounded=wounded)
 
 
 @bp.get("/players/<int:player_id>")
