@@ -185,22 +185,23 @@ def set_exact(player_id: int):
     return jsonify(player_json(row))
 
 
+def _status_change(player_id: int, action):
+    _player_or_404(player_id)
+    data = request.get_json(silent=True)
+    reason = _reason(data) if isinstance(data, dict) else ""
+    return jsonify(player_json(action(get_db(), g.api_referee["id"], player_id, reason)))
+
+
 @bp.post("/players/<int:player_id>/heal")
 def heal(player_id: int):
     """Heal a heavily wounded player to 1 HP."""
-    _player_or_404(player_id)
-    data = request.get_json(silent=True) or {}
-    reason = _reason(data) if isinstance(data, dict) else ""
-    return jsonify(player_json(service.heal(get_db(), g.api_referee["id"], player_id, reason)))
+    return _status_change(player_id, service.heal)
 
 
 @bp.post("/players/<int:player_id>/kill")
 def kill(player_id: int):
     """Mark the character dead."""
-    _player_or_404(player_id)
-    data = request.get_json(silent=True) or {}
-    reason = _reason(data) if isinstance(data, dict) else ""
-    return jsonify(player_json(service.kill(get_db(), g.api_referee["id"], player_id, reason)))
+    return _status_change(player_id, service.kill)
 
 
 @bp.post("/players/<int:player_id>/reissue")
