@@ -112,6 +112,79 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+class ProgressBar:
+    """A one-line progress bar on stderr for long print runs."""
+
+    def __init__(self, label: str, stream=sys.stderr) -> None:
+        self.label = label
+        self.stream = stream
+
+    def __call__(self, done: int, total: int) -> None:
+        # Redrawing only makes sense on a terminal; a log gets the last line alone.
+        if not self.stream.isatty() and done < total:
+            return
+        width = 30
+        filled = width * done // max(total, 1)
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+                          f"{done}/{total}")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _write_pdf(path: str, data: bytes) -> None:
+    Path(path).write_bytes(data)
+    print(f"Wrote {path} ({len(data) // 1024} KiB)")
+
+
+def cmd_print_passports(args: argparse.Namespace) -> int:
+    """Print passports for all players or the chosen ones."""
+    from referee.services import printing
+    from referee.store import settings
+
+    db = store.init(_path(args))
+    base = args.public_url or settings.get(db, "public_url") or \
+        f"http://{lan_address()}:8080"
+    if not args.public_url and not settings.get(db, "public_url"):
+        print(f"note: no public URL set; QR codes point to {base} "
+              "(use --public-url or the Event settings)", file=sys.stderr)
+    try:
+        data = printing.passports(db, base, args.player, args.lang,
+                                  ProgressBar("passports"))
+    except RuleError as err:
+        print(f"error: {err.text}", file=sys.stderr)
+        return 2
+    _write_pdf(args.output, data)
+    return 0
+
+
+def cmd_print_deck(args: argparse.Namespace) -> int:
+    """Print a deck's card sheets."""
+    from referee.decks import DeckError, UnknownDeck
+    from referee.services import printing
+
+    try:
+        data = printing.deck(args.name, args.backs, tuple(args.duplex_offset), args.lang,
+                             ProgressBar(args.name))
+    except (DeckError, UnknownDeck, RuleError) as err:
+        print(f"error: {getattr(err, 'text', err)}", file=sys.stderr)
+        return 2
+    _write_pdf(args.output, data)
+    return 0
+
+
+def cmd_print_decks(args: argparse.Namespace) -> int:
+    """List the decks that can be printed, with their size."""
+    from referee.decks import load_all
+
+    errors: list = []
+    for deck in load_all(errors=errors).values():
+        print(f"{deck.name:<18} {deck.kind:<9} {deck.size:>3} cards  {deck.title_en}")
+    for err in errors:
+        print(f"error: {err}", file=sys.stderr)
+    return 2 if errors else 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the app with waitress on the local network."""
     import waitress
@@ -165,6 +238,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     _db_arg(p)
     p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("print", help="print passports or card sheets to PDF")
+    what = p.add_subparsers(dest="what", required=True)
+    q = what.add_parser("passports", help="passports with QR codes, 10 per A4 page")
+    _db_arg(q)
+    q.add_argument("-o", "--output", required=True, help="the PDF file to write")
+    q.add_argument("--public-url", default="",
+                   help="base URL in the QR codes (default: the Event setting)")
+    q.add_argument("--player", type=int, nargs="+", metavar="ID",
+                   help="only these players (default: all)")
+    q.add_argument("--lang", choices=("both", "ru", "en"), default="both")
+    q.set_defaults(func=cmd_print_passports)
+    q = what.add_parser("deck", help="a deck's cards, 3 x 3 per A4 page")
+    q.add_argument("name", help="a deck name from `referee print decks`")
+    q.add_argument("-o", "--output", required=True, help="the PDF file to write")
+    q.add_argument("--backs", action="store_true", help="add mirrored back pages for duplex")
+    q.add_argument("--duplex-offset", type=float, nargs=2, default=(0.0, 0.0),
+                   metavar=("X_MM", "Y_MM"), help="shift the back pages to match the printer")
+    q.add_argument("--lang", choices=("both", "ru", "en"), default="both")
+    q.set_defaults(func=cmd_print_deck)
+    q = what.add_parser("decks", help="list the decks")
+    q.set_defaults(func=cmd_print_decks)
 
     p = sub.add_parser("backup", help="copy the database to a file while serving")
     p.add_argument("output")

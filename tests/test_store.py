@@ -18,7 +18,8 @@ def test_init_is_repeatable_and_uses_wal(tmp_path):
     db = store.init(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    assert [m.name for m in migrations.applied(db)] == ["m001_initial"]
+    assert [m.name for m in migrations.applied(db)] == [m.name for m in migrations.pending(
+        store.connect(path.parent / "fresh.db"))]
     assert {"players", "events", "referees", "settings", "api_tokens"} <= set(db.table_names())
 
 

@@ -152,17 +152,29 @@ def _wound_clock(before: dict, status: str, restore: str | None = None) -> str |
     return restore or now()
 
 
+def _change_locked(db: Database, referee_id: int | None, player_id: int, kind: str,
+                   rule: Callable[[stats.Sheet], stats.Sheet], reason: str) -> dict:
+    row = rows.get(db, player_id)
+    if row is None:
+        raise _missing(player_id)
+    sheet = rule(rows.sheet(row))
+    new = asdict(sheet)
+    new["wounded_at"] = _wound_clock(row, sheet.status)
+    return _save(db, row, new, referee_id=referee_id, kind=kind, reason=reason)
+
+
 def change_sheet(db: Database, referee_id: int | None, player_id: int, kind: str,
                  rule: Callable[[stats.Sheet], stats.Sheet], reason: str = "") -> dict:
     """Apply a stat rule to the newest row, in one transaction with its event."""
     with write(db):
-        row = rows.get(db, player_id)
-        if row is None:
-            raise _missing(player_id)
-        sheet = rule(rows.sheet(row))
-        new = asdict(sheet)
-        new["wounded_at"] = _wound_clock(row, sheet.status)
-        return _save(db, row, new, referee_id=referee_id, kind=kind, reason=reason)
+        return _change_locked(db, referee_id, player_id, kind, rule, reason)
+
+
+def apply_in_transaction(db: Database, referee_id: int | None, player_id: int, deltas: dict,
+                         *, kind: str, reason: str = "") -> dict:
+    """Stat deltas a game action causes, written inside that action's transaction."""
+    return _change_locked(db, referee_id, player_id, kind,
+                          lambda s: stats.adjust(s, deltas), reason)
 
 
 def adjust(db: Database, referee_id: int | None, player_id: int, deltas: dict,

@@ -101,3 +101,104 @@ def m001_initial(db: Database) -> None:
         pk="token_hash",
         foreign_keys=[("referee_id", "referees", "id")],
     )
+
+
+@migrations()
+def m002_duels(db: Database) -> None:
+    """Card duels (D1–D14), stored as their append-only log of actions.
+
+    A duel's state is never stored: it is rebuilt by replaying the start snapshots and
+    the actions not undone. ``status``, ``winner`` and ``reason`` are a projection for
+    lists; ``version`` counts the log rows, so a stale form is recognised (409).
+    """
+    db["duels"].create(
+        {
+            "id": int,
+            "a": int,
+            "b": int,
+            "a_start": str,
+            "b_start": str,
+            "status": str,
+            "winner": str,
+            "reason": str,
+            "version": int,
+            "created_at": str,
+            "updated_at": str,
+            "created_by": int,
+        },
+        pk="id",
+        not_null={"a", "b", "a_start", "b_start", "status", "version", "created_at",
+                  "updated_at"},
+        foreign_keys=[("a", "players", "id"), ("b", "players", "id"),
+                      ("created_by", "referees", "id")],
+    )
+    db["duels"].create_index(["a", "id"])
+    db["duels"].create_index(["b", "id"])
+
+    # kind: start, round, extension or undo; an undo row names the row it undoes, and
+    # `events` lists the player events written with the row (JSON ids).
+    db["duel_actions"].create(
+        {
+            "id": int,
+            "duel_id": int,
+            "seq": int,
+            "kind": str,
+            "action": str,
+            "events": str,
+            "at": str,
+            "referee_id": int,
+            "undoes": int,
+        },
+        pk="id",
+        not_null={"duel_id", "seq", "kind", "action", "events", "at"},
+        foreign_keys=[("duel_id", "duels", "id"), ("referee_id", "referees", "id"),
+                      ("undoes", "duel_actions", "id")],
+    )
+    # Two referees recording the same step of a duel collide here even if a version
+    # check were skipped: one seq per duel, one undo per action.
+    db.execute("CREATE UNIQUE INDEX duel_actions_seq ON duel_actions(duel_id, seq)")
+    db.execute("CREATE UNIQUE INDEX duel_actions_undoes ON duel_actions(undoes) "
+               "WHERE undoes IS NOT NULL")
+    db.execute(
+        "CREATE TRIGGER duel_actions_no_update BEFORE UPDATE ON duel_actions "
+        "BEGIN SELECT RAISE(ABORT, 'duel actions are append-only'); END"
+    )
+    db.execute(
+        "CREATE TRIGGER duel_actions_no_delete BEFORE DELETE ON duel_actions "
+        "BEGIN SELECT RAISE(ABORT, 'duel actions are append-only'); END"
+    )
+
+
+@migrations()
+def m003_games(db: Database) -> None:
+    """Game tables (Coup, Berserk, Underworld): a setup and its append-only actions."""
+    db["games"].create(
+        {"id": int, "kind": str, "title": str, "setup": str, "status": str, "version": int,
+         "created_by": int, "created_at": str, "updated_at": str},
+        pk="id",
+        not_null={"kind", "setup", "status", "version", "created_at", "updated_at"},
+        defaults={"title": "", "version": 0, "status": "in_progress"},
+        foreign_keys=[("created_by", "referees", "id")],
+    )
+    db["games"].create_index(["kind", "id"])
+    db["game_players"].create(
+        {"game_id": int, "player_id": int, "seat": int},
+        pk=("game_id", "seat"),
+        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
+    )
+    db["game_players"].create_index(["player_id"])
+    db["game_actions"].create(
+        {"id": int, "game_id": int, "seq": int, "action": str, "at": str, "referee_id": int,
+         "undoes": int},
+        pk="id",
+        not_null={"game_id", "seq", "at"},
+        foreign_keys=[("game_id", "games", "id"), ("referee_id", "referees", "id"),
+                      ("undoes", "game_actions", "id")],
+    )
+    db["game_actions"].create_index(["game_id", "seq"], unique=True)
+    db.execute("CREATE UNIQUE INDEX game_actions_undoes ON game_actions(undoes) "
+               "WHERE undoes IS NOT NULL")
+    for verb in ("UPDATE", "DELETE"):
+        db.execute(f"CREATE TRIGGER game_actions_no_{verb.lower()} BEFORE {verb} ON "
+                   "game_actions BEGIN SELECT RAISE(ABORT, 'game actions are append-only'); "
+                   "END")

@@ -39,7 +39,19 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = settings_store.get(db, "secret_key")
     db.close()
 
-    from referee.web import api, auth, errors, events, i18n, passport, players, security
+    from referee.web import (
+        api,
+        api_duels,
+        auth,
+        duels,
+        errors,
+        events,
+        i18n,
+        passport,
+        players,
+        printing,
+        security,
+    )
 
     i18n.init_app(app)
     security.init_app(app)
@@ -49,5 +61,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(passport.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(printing.bp)
+    app.register_blueprint(duels.bp)
+    app.register_blueprint(api_duels.bp)
 
     return app

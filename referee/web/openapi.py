@@ -185,14 +185,16 @@ SCHEMAS = {
 
 def spec() -> dict:
     """The whole document."""
+    from referee.web import openapi_duels
+
     return {
         "openapi": "3.1.0",
         "info": {"title": "Referee API", "version": __version__},
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}],
-        "paths": PATHS,
+        "paths": {**PATHS, **openapi_duels.PATHS},
         "components": {
-            "schemas": SCHEMAS,
+            "schemas": {**SCHEMAS, **openapi_duels.SCHEMAS},
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
             "responses": {"Error": {"description": "A refusal with a sentence",
                                     **_json({"$ref": "#/components/schemas/Error"})}},

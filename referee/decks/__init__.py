@@ -1,0 +1,251 @@
+"""Deck files: the cards that are printed and that referees pick on the phone.
+
+One TOML file per deck, ``printables/decks/<name>.toml`` (the format is documented in
+``printables/README.md``)::
+
+    [deck]
+    name = "coup"            # equals the file name without .toml
+    kind = "coup"            # playing | castle | class | coup | berserk
+    title_en = "Coup"
+    title_ru = "Переворот"
+    [deck.back]              # optional
+    colour = "#5a2a2a"
+    text = "Переворот · Coup"
+
+    [[cards]]
+    code = "DU"
+    copies = 4
+    ...                      # the fields of the deck's kind
+
+Organizers add their own files in another folder (``REFEREE_DECKS``, several joined
+with the path separator, or the ``folders`` argument); a file there replaces a shipped
+deck of the same name. A file that is wrong is refused with a ``DeckError`` naming the
+file, the line and what to fix.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.decks import kinds
+from referee.decks.kinds import KINDS, CoupCard, PlayingCard, Problem
+from referee.decks.source import DeckError, Locator, read
+
+ROOT = Path(__file__).resolve().parents[2]
+DECKS_DIR = ROOT / "printables" / "decks"
+ENV = "REFEREE_DECKS"
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_DECK_KEYS = {"name", "kind", "title_en", "title_ru", "back"}
+_BACK_KEYS = {"colour", "text"}
+DEFAULT_BACK = "#2b3a55"
+
+__all__ = [
+    "DECKS_DIR", "ENV", "KINDS", "Back", "CoupCard", "Deck", "DeckCard", "DeckError",
+    "PlayingCard", "UnknownDeck", "deck_names", "deck_paths", "load_all", "load_deck",
+    "load_file",
+]
+
+
+class UnknownDeck(LookupError):
+    """No deck file has that name."""
+
+
+@dataclass(frozen=True)
+class Back:
+    """The back printed behind every card of the deck."""
+
+    colour: str
+    text: str
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """One card entry: its code, how many copies to print, and the rules' card object."""
+
+    code: str
+    copies: int
+    card: Any  # PlayingCard, an Underworld card, a Berserk Card or a CoupCard
+    line: int
+
+    @property
+    def name_en(self) -> str:
+        return self.card.name_en
+
+    @property
+    def name_ru(self) -> str:
+        return self.card.name_ru
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A validated deck file."""
+
+    name: str
+    kind: str
+    title_en: str
+    title_ru: str
+    back: Back
+    cards: tuple[DeckCard, ...]
+    path: Path | None = None
+
+    def card(self, code: str) -> DeckCard:
+        """The entry with this code (KeyError if the deck has none)."""
+        for entry in self.cards:
+            if entry.code == code:
+                return entry
+        raise KeyError(code)
+
+    def printed(self) -> tuple[DeckCard, ...]:
+        """Every card to print, copies repeated, in file order."""
+        return tuple(entry for entry in self.cards for _ in range(entry.copies))
+
+    @property
+    def size(self) -> int:
+        return sum(entry.copies for entry in self.cards)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly summary for the API and the card picker."""
+        return {
+            "name": self.name, "kind": self.kind, "title_en": self.title_en,
+            "title_ru": self.title_ru, "size": self.size,
+            "cards": [{"code": e.code, "copies": e.copies, "name_en": e.name_en,
+                       "name_ru": e.name_ru} for e in self.cards],
+        }
+
+
+def _deck_table(data: dict, path: Path, where: Locator) -> dict:
+    deck = data.get("deck")
+    if not isinstance(deck, dict):
+        raise DeckError(path, 1, "the [deck] table is missing; start the file with [deck] "
+                                 "and its name, kind, title_en and title_ru")
+    for key in data:
+        if key not in ("deck", "cards"):
+            raise DeckError(path, where.top_key(key),
+                            f"unknown top-level key {key!r}; only [deck] and [[cards]] "
+                            "belong here")
+    for key in deck:
+        if key not in _DECK_KEYS:
+            raise DeckError(path, where.deck_key(key),
+                            f"[deck]: unknown key {key!r}; use {', '.join(sorted(_DECK_KEYS))}")
+    for key in ("name", "kind", "title_en", "title_ru"):
+        if key not in deck:
+            raise DeckError(path, where.deck, f"[deck]: {key} is missing; add it")
+        if not isinstance(deck[key], str) or not deck[key].strip():
+            raise DeckError(path, where.deck_key(key), f"[deck]: {key} must be non-empty text")
+    if deck["name"] != path.stem:
+        raise DeckError(path, where.deck_key("name"),
+                        f"[deck]: name {deck['name']!r} must equal the file name "
+                        f"{path.stem!r} (rename the file or the deck)")
+    if not _NAME.match(path.stem):
+        raise DeckError(path, where.deck_key("name"),
+                        f"[deck]: name {path.stem!r} must be lowercase letters, digits, - or _")
+    if deck["kind"] not in KINDS:
+        raise DeckError(path, where.deck_key("kind"),
+                        f"[deck]: kind {deck['kind']!r} is not known; use {', '.join(KINDS)}")
+    return deck
+
+
+def _back(deck: dict, path: Path, where: Locator) -> Back:
+    back = deck.get("back", {})
+    if not isinstance(back, dict):
+        raise DeckError(path, where.deck_key("back"),
+                        "[deck]: back must be a table: [deck.back] with colour and text")
+    for key in back:
+        if key not in _BACK_KEYS:
+            raise DeckError(path, where.deck_key(f"back.{key}"),
+                            f"[deck.back]: unknown key {key!r}; use colour and text")
+    colour = back.get("colour", DEFAULT_BACK)
+    if not isinstance(colour, str) or not _COLOUR.match(colour):
+        raise DeckError(path, where.deck_key("back.colour"),
+                        f"[deck.back]: colour must be written like \"#2b3a55\", not {colour!r}")
+    text = back.get("text", f"{deck['title_ru']}\n{deck['title_en']}")
+    if not isinstance(text, str):
+        raise DeckError(path, where.deck_key("back.text"), "[deck.back]: text must be text")
+    return Back(colour.lower(), text)
+
+
+def load_file(path: Path | str) -> Deck:
+    """Read and check one deck file; DeckError says where and what is wrong."""
+    path = Path(path)
+    data, where = read(path)
+    deck = _deck_table(data, path, where)
+    kind = deck["kind"]
+    back = _back(deck, path, where)
+    raw_cards = data.get("cards")
+    if not isinstance(raw_cards, list) or not raw_cards:
+        raise DeckError(path, where.deck, "the deck has no cards; add [[cards]] tables")
+    entries: list[DeckCard] = []
+    lines: dict[str, int] = {}
+    for index, raw in enumerate(raw_cards):
+        try:
+            code = kinds.check_code(index, raw)
+            if code in lines:
+                raise Problem(f"card {code}: the code {code} is already used by the card on "
+                              f"line {lines[code]}; give each card its own code "
+                              "(use copies = N for repeats)", "code")
+            copies = kinds.check_copies(code, raw)
+            fields = {k: v for k, v in raw.items() if k != "copies"}
+            card = kinds.BUILDERS[kind](code, fields)
+        except Problem as problem:
+            raise DeckError(path, where.card(index, problem.key), problem.message) from None
+        lines[code] = where.card(index)
+        entries.append(DeckCard(code, copies, card, where.card(index)))
+    problems = kinds.deck_problems(kind, [(e.card, e.copies) for e in entries])
+    if problems:
+        first = problems[0]
+        line = where.card(first.index, first.key) if first.index is not None else where.deck
+        raise DeckError(path, line, first.message)
+    return Deck(deck["name"], kind, deck["title_en"].strip(), deck["title_ru"].strip(), back,
+                tuple(entries), path)
+
+
+def folders_to_read(folders: Iterable[Path | str] | None = None) -> list[Path]:
+    """The shipped folder, then ``REFEREE_DECKS``, then the given folders (later wins)."""
+    found = [DECKS_DIR]
+    found += [Path(p) for p in os.environ.get(ENV, "").split(os.pathsep) if p.strip()]
+    found += [Path(p) for p in folders or ()]
+    return found
+
+
+def deck_paths(folders: Iterable[Path | str] | None = None) -> dict[str, Path]:
+    """Deck name → file, without reading the files."""
+    paths: dict[str, Path] = {}
+    for folder in folders_to_read(folders):
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.toml")):
+                paths[path.stem] = path
+    return dict(sorted(paths.items()))
+
+
+def deck_names(folders: Iterable[Path | str] | None = None) -> list[str]:
+    """The names of every deck file, sorted."""
+    return list(deck_paths(folders))
+
+
+def load_deck(name: str, folders: Iterable[Path | str] | None = None) -> Deck:
+    """One deck by name; UnknownDeck lists the names there are."""
+    paths = deck_paths(folders)
+    if name not in paths:
+        raise UnknownDeck(f"no deck named {name!r}; decks: {', '.join(paths) or 'none'}")
+    return load_file(paths[name])
+
+
+def load_all(folders: Iterable[Path | str] | None = None,
+             errors: list[DeckError] | None = None) -> dict[str, Deck]:
+    """Every deck by name. A bad file raises, unless ``errors`` collects it (then it is
+    skipped and the others still load)."""
+    decks: dict[str, Deck] = {}
+    for name, path in deck_paths(folders).items():
+        try:
+            decks[name] = load_file(path)
+        except DeckError as err:
+            if errors is None:
+                raise
+            errors.append(err)
+    return decks

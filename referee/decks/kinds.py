@@ -1,0 +1,250 @@
+"""What each deck kind's cards hold, checked by the rules engines where one exists.
+
+A card table goes to the engine's own ``card_from_dict`` (Underworld, Berserk) or to the
+playing-card parser (D1–D3), so a deck file has exactly the shape the rules read. Coup
+cards are only printed (the Coup engine never sees a hidden card), so their shape lives
+here. ``Problem`` names the key at fault so the loader can point at its line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from referee.rules import RuleError, berserk
+from referee.rules import underworld as uw
+from referee.rules.cards import RANKS, SUIT_SYMBOLS, Card, parse_suit
+from referee.rules.coup_model import CHARACTERS
+
+KINDS = ("playing", "castle", "class", "coup", "berserk")
+MAX_COPIES = 99
+_CODE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
+
+RANK_NAMES = {
+    "6": ("Six", "Шестёрка"), "7": ("Seven", "Семёрка"), "8": ("Eight", "Восьмёрка"),
+    "9": ("Nine", "Девятка"), "10": ("Ten", "Десятка"), "J": ("Jack", "Валет"),
+    "Q": ("Queen", "Дама"), "K": ("King", "Король"), "A": ("Ace", "Туз"),
+}
+# Russian names the suit in the genitive plural: «дама пик», «туз бубён».
+SUIT_NAMES = {"S": ("spades", "пик"), "H": ("hearts", "червей"),
+              "D": ("diamonds", "бубён"), "C": ("clubs", "треф")}
+
+
+class Problem(Exception):
+    """A card or deck that is wrong; ``key`` is the field to point at, ``index`` the card."""
+
+    def __init__(self, message: str, key: str | None = None, index: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.key = key
+        self.index = index
+
+
+@dataclass(frozen=True)
+class PlayingCard:
+    """D1–D3: a card of the 36-card deck, with its printed names."""
+
+    card: Card
+
+    @property
+    def code(self) -> str:
+        return self.card.code
+
+    @property
+    def name_en(self) -> str:
+        return f"{RANK_NAMES[self.card.rank][0]} of {SUIT_NAMES[self.card.suit][0]}"
+
+    @property
+    def name_ru(self) -> str:
+        return f"{RANK_NAMES[self.card.rank][1]} {SUIT_NAMES[self.card.suit][1]}"
+
+    @property
+    def symbol(self) -> str:
+        return SUIT_SYMBOLS[self.card.suit]
+
+
+@dataclass(frozen=True)
+class CoupCard:
+    """A Coup character (C1, C5) or the player-aid card; printed only."""
+
+    code: str
+    role: str  # "character" or "aid"
+    name_en: str
+    name_ru: str
+    character: str = ""
+    power_en: str = ""
+    power_ru: str = ""
+    blocks_en: str = ""
+    blocks_ru: str = ""
+    text_en: str = ""
+    text_ru: str = ""
+
+
+def _only(code: str, d: dict, allowed: set[str]) -> None:
+    for key in d:
+        if key not in allowed:
+            raise Problem(f"card {code}: unknown field {key!r}; remove it or fix its spelling "
+                          f"(fields: {', '.join(sorted(allowed))})", key)
+
+
+def _text(code: str, d: dict, key: str, required: bool = True) -> str:
+    value = d.get(key, None if required else "")
+    if not isinstance(value, str) or (required and not value.strip()):
+        missing = key not in d
+        raise Problem(f"card {code}: {key} is missing; add it" if missing else
+                      f"card {code}: {key} must be non-empty text", key)
+    return value.strip()
+
+
+def playing(code: str, d: dict) -> PlayingCard:
+    """D3: a rank 6–A and a suit S H D C; the code must be the canonical one (``10H``)."""
+    _only(code, d, {"code", "rank", "suit"})
+    for key in ("rank", "suit"):
+        if key not in d:
+            raise Problem(f"card {code}: {key} is missing; add it", key)
+    rank = d["rank"]
+    if isinstance(rank, int) and not isinstance(rank, bool):
+        rank = str(rank)
+    if not isinstance(rank, str) or rank.strip().upper() not in RANKS:
+        raise Problem(f"card {code}: rank must be one of {' '.join(RANKS)}, not {d['rank']!r}",
+                      "rank")
+    try:
+        suit = parse_suit(d["suit"])
+    except RuleError:
+        raise Problem(f"card {code}: suit must be one of S, H, D, C (or ♠ ♥ ♦ ♣), "
+                      f"not {d['suit']!r}", "suit") from None
+    card = Card(rank.strip().upper(), suit)
+    if code != card.code:
+        raise Problem(f"card {code}: the code of the {rank} of {d['suit']} must be "
+                      f"{card.code} (rank, then suit letter)", "code")
+    return PlayingCard(card)
+
+
+def _rule_problem(err: RuleError) -> Problem:
+    field = err.params.get("field")
+    key = str(field) if field else None
+    if key is None:
+        for word, name in (("kind", "kind"), ("duration", "duration"),
+                           ("item type", "item_type"), ("code", "code")):
+            if word in err.message:
+                key = name
+                break
+    text = err.text
+    # one style for every complaint: "card M07: …", whichever check found it
+    if text.startswith("Card "):
+        text = "card " + text[5:]
+    return Problem(text, key)
+
+
+def castle(code: str, d: dict) -> uw.Card:
+    """U1/U3: a monster, item, skill or event, in the Underworld engine's shape."""
+    if d.get("kind") == "class":
+        raise Problem(f"card {code}: class cards belong in a class deck file "
+                      "(kind = \"class\" in [deck]), not in the castle deck (U1)", "kind")
+    if "kind" not in d:
+        raise Problem(f"card {code}: kind is missing; add monster, item, skill or event",
+                      "kind")
+    try:
+        return uw.card_from_dict(d)
+    except RuleError as err:
+        raise _rule_problem(err) from None
+
+
+def class_card(code: str, d: dict) -> uw.Card:
+    """U3/U14: a class card; ``kind`` may be left out in a class deck."""
+    d = {"kind": "class", **d}
+    if d["kind"] != "class":
+        raise Problem(f"card {code}: only class cards belong in a class deck (U1); "
+                      f"move this {d['kind']} to a castle deck", "kind")
+    try:
+        return uw.card_from_dict(d)
+    except RuleError as err:
+        raise _rule_problem(err) from None
+
+
+_FIELD = re.compile(r"field(?:\(s\))? '(\w+)'")
+
+
+def berserk_card(code: str, d: dict) -> berserk.Card:
+    """B1–B5, B8: the Berserk engine's card table."""
+    try:
+        return berserk.card_from_dict(d)
+    except ValueError as err:
+        found = _FIELD.search(str(err))
+        raise Problem(str(err), found.group(1) if found else None) from None
+
+
+_COUP_CHARACTER = {"code", "role", "character", "name_en", "name_ru", "power_en", "power_ru",
+                   "blocks_en", "blocks_ru"}
+_COUP_AID = {"code", "role", "name_en", "name_ru", "text_en", "text_ru"}
+
+
+def coup(code: str, d: dict) -> CoupCard:
+    """C1/C5: a character with its power and what it blocks, or a player aid."""
+    role = d.get("role", "character")
+    if role == "aid":
+        _only(code, d, _COUP_AID)
+        texts = {k: _text(code, d, k) for k in ("name_en", "name_ru", "text_en", "text_ru")}
+        return CoupCard(code=code, role="aid", **texts)
+    if role != "character":
+        raise Problem(f"card {code}: role must be \"character\" or \"aid\", not {role!r}",
+                      "role")
+    _only(code, d, _COUP_CHARACTER)
+    character = d.get("character")
+    if character not in CHARACTERS:
+        raise Problem(f"card {code}: character must be one of {', '.join(CHARACTERS)}, "
+                      f"not {character!r}", "character")
+    texts = {k: _text(code, d, k) for k in sorted(_COUP_CHARACTER - {"code", "role",
+                                                                     "character"})}
+    return CoupCard(code=code, role="character", character=character, **texts)
+
+
+BUILDERS: dict[str, Callable[[str, dict], object]] = {
+    "playing": playing, "castle": castle, "class": class_card, "coup": coup,
+    "berserk": berserk_card,
+}
+
+
+def check_code(index: int, d: object) -> str:
+    """Every kind: a table with a short code (what the referee taps on the phone)."""
+    if not isinstance(d, dict):
+        raise Problem(f"card {index + 1} must be a table of fields ([[cards]])", None)
+    code = d.get("code")
+    if code is None:
+        raise Problem(f"card {index + 1}: code is missing; add a short code such as M07",
+                      "code")
+    if not isinstance(code, str) or not _CODE.match(code):
+        raise Problem(f"card {index + 1}: code {code!r} is not valid: use 1–16 letters, "
+                      "digits, - or _, starting with a letter or digit (e.g. M07)", "code")
+    return code
+
+
+def check_copies(code: str, d: dict) -> int:
+    """``copies = N`` prints a card N times (all copies share the code)."""
+    copies = d.get("copies", 1)
+    if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
+        raise Problem(f"card {code}: copies must be a whole number from 1 to {MAX_COPIES}, "
+                      f"not {copies!r}", "copies")
+    return copies
+
+
+def deck_problems(kind: str, cards: list[tuple[object, int]]) -> list[Problem]:
+    """Whole-deck limits: U2 for castle and class decks, one card per Coup character."""
+    expanded = [card for card, copies in cards for _ in range(copies)]
+    if kind in ("castle", "class"):
+        check = uw.castle_deck_problems if kind == "castle" else uw.class_deck_problems
+        problems = check(expanded)
+        if problems:
+            return [Problem(f"{kind} deck: " + " ".join(f"{e.rule}: {e.text}" for e in problems))]
+        return []
+    if kind == "coup":
+        seen: dict[str, int] = {}
+        for index, (card, _copies) in enumerate(cards):
+            if isinstance(card, CoupCard) and card.role == "character":
+                if card.character in seen:
+                    return [Problem(f"card {card.code}: the {card.character} already has "
+                                    f"card {cards[seen[card.character]][0].code}; give "
+                                    "one card more copies instead", "character", index)]
+                seen[card.character] = index
+    return []

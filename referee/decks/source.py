@@ -1,0 +1,113 @@
+"""Reading a deck file: TOML in, plain tables out, and every complaint pinned to a line.
+
+``tomllib`` reports the line of a syntax error but not where a parsed value came from, so
+semantic errors are placed by scanning the raw text: the Nth ``[[cards]]`` header is the
+Nth card, and a key's line is found inside that card's block.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from pathlib import Path
+
+_CARD_HEADER = re.compile(r"^\s*\[\[\s*cards\s*\]\]\s*(#.*)?$")
+_ANY_HEADER = re.compile(r"^\s*\[")
+_DECK_HEADER = re.compile(r"^\s*\[\s*deck\s*\]\s*(#.*)?$")
+_BACK_HEADER = re.compile(r"^\s*\[\s*deck\s*\.\s*back\s*\]\s*(#.*)?$")
+_TOML_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)|\s*\(at end of document\)")
+
+
+class DeckError(ValueError):
+    """A deck file that cannot be used: ``path``, ``line`` (1-based) and ``message``.
+
+    ``str()`` reads like a compiler message, ``printables/decks/x.toml:12: card M07: …``,
+    so an organizer can jump straight to the line.
+    """
+
+    def __init__(self, path: Path | str | None, line: int | None, message: str) -> None:
+        self.path = Path(path) if path is not None else None
+        self.line = line
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = shown_path(self.path) if self.path is not None else "deck"
+        return f"{where}:{self.line}: {self.message}" if self.line else f"{where}: {self.message}"
+
+
+def shown_path(path: Path) -> str:
+    """The path relative to the working folder when it lies inside it (shorter messages)."""
+    try:
+        return os.path.relpath(path) if Path.cwd() in path.resolve().parents else str(path)
+    except (OSError, ValueError):
+        return str(path)
+
+
+class Locator:
+    """Line numbers of the deck table, the cards and their keys in one file's text."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.cards = [n for n, line in enumerate(self.lines, 1) if _CARD_HEADER.match(line)]
+        self.deck = next((n for n, line in enumerate(self.lines, 1)
+                          if _DECK_HEADER.match(line)), 1)
+        self.back = next((n for n, line in enumerate(self.lines, 1)
+                          if _BACK_HEADER.match(line)), None)
+
+    def _key(self, start: int, key: str) -> int | None:
+        pattern = re.compile(rf"""^\s*(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*=""")
+        for n in range(start + 1, len(self.lines) + 1):
+            line = self.lines[n - 1]
+            if _ANY_HEADER.match(line):
+                return None
+            if pattern.match(line):
+                return n
+        return None
+
+    def card(self, index: int, key: str | None = None) -> int:
+        """The line of card ``index`` (0-based), or of its ``key`` when that is written."""
+        if index >= len(self.cards):
+            # cards written as an inline array: the best we can do is the array's line
+            return self._key(0, "cards") or self.deck
+        start = self.cards[index]
+        return (self._key(start, key) if key else None) or start
+
+    def top_key(self, key: str) -> int:
+        """The line where a top-level key or table is written (1 if not found)."""
+        pattern = re.compile(rf"^\s*(?:\[+\s*)?[\"']?{re.escape(key)}\b")
+        return next((n for n, line in enumerate(self.lines, 1) if pattern.match(line)), 1)
+
+    def deck_key(self, key: str | None = None) -> int:
+        """The line of the ``[deck]`` table, or of one of its keys."""
+        if key and key.startswith("back.") and self.back:
+            return self._key(self.back, key.removeprefix("back.")) or self.back
+        if key:
+            return self._key(self.deck, key.split(".")[0]) or self.deck
+        return self.deck
+
+
+def read(path: Path) -> tuple[dict, Locator]:
+    """Parse one file; a syntax error becomes a DeckError carrying tomllib's line."""
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise DeckError(path, None, f"cannot read the file: {err.strerror or err}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise DeckError(path, line, "the file must be saved as UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        message = str(err)
+        found = _TOML_LINE.search(message)
+        if found and found.group(1):
+            line = int(found.group(1))
+        else:
+            line = max(1, len(text.splitlines()))
+        plain = _TOML_LINE.sub("", message).strip() or "not valid TOML"
+        raise DeckError(path, line, f"TOML syntax: {plain}") from None
+    return data, Locator(text)

@@ -1,0 +1,51 @@
+"""What to print: the players' passports with the event's settings, or a deck file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlite_utils import Database
+
+from referee.rules import N_, RuleError
+from referee.store import players as rows
+from referee.store import settings
+
+Progress = Callable[[int, int], None]
+LANGS = ("both", "ru", "en")
+
+
+def chosen_players(db: Database, ids: list[int] | None) -> list[dict]:
+    """All players, or the chosen ones in the order given; an unknown id is refused."""
+    if not ids:
+        return rows.search(db, "", limit=100_000)
+    chosen = []
+    for player_id in ids:
+        row = rows.get(db, player_id)
+        if row is None:
+            raise RuleError(None, N_("No player %(id)s: they may have been removed; "
+                                     "reload the list."), id=player_id)
+        chosen.append(row)
+    return chosen
+
+
+def passports(db: Database, base_url: str, ids: list[int] | None = None,
+              lang: str = "both", progress: Progress | None = None) -> bytes:
+    """The passports PDF; each QR code carries the player's current token."""
+    from referee.printing import passports_pdf
+
+    players = chosen_players(db, ids)
+    if not players:
+        raise RuleError(None, N_("There are no players to print yet."))
+    return passports_pdf(players, base_url, settings.get(db, "event_name"),
+                         progress=progress, lang=lang)
+
+
+def deck(name: str, backs: bool = False, offset: tuple[float, float] = (0.0, 0.0),
+         lang: str = "both", progress: Progress | None = None) -> bytes:
+    """A deck's card sheets, with mirrored backs if asked."""
+    from referee.printing import deck_pdf
+
+    for value in offset:
+        if not -10 <= value <= 10:
+            raise RuleError(None, N_("The duplex offset must be between -10 and 10 mm."))
+    return deck_pdf(name, backs=backs, duplex_offset=offset, progress=progress, lang=lang)
