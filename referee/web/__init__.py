@@ -46,6 +46,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         duels,
         errors,
         events,
+        games,
         i18n,
         passport,
         players,
@@ -62,6 +63,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(events.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(printing.bp)
+    app.register_blueprint(games.bp)
     app.register_blueprint(duels.bp)
     app.register_blueprint(api_duels.bp)
 
