@@ -92,6 +92,12 @@ def load(db: Database, game_id: int, kind: str | None = None) -> Game | None:
     return Game(row, _fold(_kind(row["kind"]), row, live), live, history)
 
 
+def _with_state(db: Database, game_id: int, state: object) -> Game:
+    """The stored game with a state already computed (no second replay)."""
+    history = store.actions(db, game_id)
+    return Game(store.get(db, game_id), state, store.live_actions(history), history)
+
+
 def create(db: Database, referee_id: int | None, kind_name: str, setup: dict,
            player_ids: list[int], title: str = "") -> Game:
     """Start a game: the engine checks the setup before anything is stored."""
@@ -136,7 +142,7 @@ def act(db: Database, referee_id: int | None, game_id: int, action: object,
                        f"{kind.name} #{game_id}")
         store.touch(db, game_id, version=game.version + 1,
                     status="finished" if kind.finished(after) else "in_progress")
-    return load(db, game_id)
+    return _with_state(db, game_id, after)
 
 
 def undo(db: Database, referee_id: int | None, game_id: int, version: int | None = None
@@ -157,4 +163,4 @@ def undo(db: Database, referee_id: int | None, game_id: int, version: int | None
                        f"{kind.name} #{game_id} undo")
         store.touch(db, game_id, version=game.version + 1,
                     status="finished" if kind.finished(before) else "in_progress")
-    return load(db, game_id)
+    return _with_state(db, game_id, before)

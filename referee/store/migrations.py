@@ -202,3 +202,36 @@ def m003_games(db: Database) -> None:
         db.execute(f"CREATE TRIGGER game_actions_no_{verb.lower()} BEFORE {verb} ON "
                    "game_actions BEGIN SELECT RAISE(ABORT, 'game actions are append-only'); "
                    "END")
+
+
+@migrations()
+def m004_berserk_squads(db: Database) -> None:
+    """Berserk-style squads (B12–B14) saved for a player, with every save kept.
+
+    ``berserk_squads`` holds the current squad (a projection for lists); each save
+    appends a ``berserk_squad_edits`` row with who, when and the whole squad, so an
+    edit is never lost and ``version`` (the number of saves) refuses a stale form.
+    """
+    db["berserk_squads"].create(
+        {"id": int, "player_id": int, "name": str, "deck": str, "seat": str, "cards": str,
+         "settings": str, "version": int, "created_by": int, "created_at": str,
+         "updated_by": int, "updated_at": str},
+        pk="id",
+        not_null={"player_id", "name", "deck", "seat", "cards", "settings", "version",
+                  "created_at", "updated_at"},
+        defaults={"name": "", "version": 1},
+        foreign_keys=[("player_id", "players", "id"), ("created_by", "referees", "id"),
+                      ("updated_by", "referees", "id")],
+    )
+    db["berserk_squads"].create_index(["player_id", "id"])
+    db["berserk_squad_edits"].create(
+        {"id": int, "squad_id": int, "seq": int, "at": str, "referee_id": int, "squad": str},
+        pk="id",
+        not_null={"squad_id", "seq", "at", "squad"},
+        foreign_keys=[("squad_id", "berserk_squads", "id"), ("referee_id", "referees", "id")],
+    )
+    db["berserk_squad_edits"].create_index(["squad_id", "seq"], unique=True)
+    for verb in ("UPDATE", "DELETE"):
+        db.execute(f"CREATE TRIGGER berserk_squad_edits_no_{verb.lower()} BEFORE {verb} ON "
+                   "berserk_squad_edits BEGIN SELECT RAISE(ABORT, 'squad edits are "
+                   "append-only'); END")

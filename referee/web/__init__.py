@@ -41,8 +41,14 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from referee.web import (
         api,
+        api_berserk,
+        api_coup,
         api_duels,
+        api_underworld,
         auth,
+        berserk,
+        berserk_squads,
+        coup,
         duels,
         errors,
         events,
@@ -52,6 +58,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         players,
         printing,
         security,
+        underworld,
     )
 
     i18n.init_app(app)
@@ -66,5 +73,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(duels.bp)
     app.register_blueprint(api_duels.bp)
+    app.register_blueprint(coup.bp)
+    app.register_blueprint(api_coup.bp)
+    app.register_blueprint(underworld.bp)
+    app.register_blueprint(api_underworld.bp)
+    app.register_blueprint(berserk.bp)
+    app.register_blueprint(berserk_squads.bp)
+    app.register_blueprint(api_berserk.bp)
 
     return app

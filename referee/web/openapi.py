@@ -185,16 +185,18 @@ SCHEMAS = {
 
 def spec() -> dict:
     """The whole document."""
-    from referee.web import openapi_duels
+    from referee.web import openapi_berserk, openapi_coup, openapi_duels, openapi_underworld
 
     return {
         "openapi": "3.1.0",
         "info": {"title": "Referee API", "version": __version__},
         "servers": [{"url": "/"}],
         "security": [{"bearer": []}],
-        "paths": {**PATHS, **openapi_duels.PATHS},
+        "paths": {**PATHS, **openapi_duels.PATHS, **openapi_coup.PATHS,
+                  **openapi_underworld.PATHS, **openapi_berserk.PATHS},
         "components": {
-            "schemas": {**SCHEMAS, **openapi_duels.SCHEMAS},
+            "schemas": {**SCHEMAS, **openapi_duels.SCHEMAS, **openapi_coup.SCHEMAS,
+                        **openapi_underworld.SCHEMAS, **openapi_berserk.SCHEMAS},
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
             "responses": {"Error": {"description": "A refusal with a sentence",
                                     **_json({"$ref": "#/components/schemas/Error"})}},
