@@ -178,7 +178,7 @@ actions = st.one_of(*[
     st.builds(cls, **{f: (st.tuples(codes, codes) if f in ("discards", "codes", "gives",
                                                               "takes")
                           else st.integers(-3, 3) if f in ("amount", "delta")
-                          else st.booleans() if f == "accept" else codes)
+                          else st.booleans() if f in ("accept", "in_play") else codes)
                       for f in (x.name for x in fields(cls))})
     for cls in ACTIONS.values()])
 

@@ -16,6 +16,9 @@ from referee.rules.underworld import (
     AdjustMonster,
     ClassCard,
     Draw,
+    EventDiscard,
+    EventDraw,
+    EventGive,
     EventLevel,
     Fight,
     Item,
@@ -36,7 +39,8 @@ from referee.rules.underworld import (
 MAX_ACTIONS = 300
 WEIGHTS = {"draw": 6, "fight": 6, "end_turn": 3, "play": 2, "offer_help": 1, "answer_help": 2,
            "summon": 1, "power_up": 1, "challenge": 3, "event_done": 3, "change_class": 2,
-           "keep_class": 1, "discard": 1}
+           "keep_class": 1, "discard": 1, "event_draw": 1, "event_no_second_step": 1,
+           "event_discard": 1, "event_give": 1}
 
 
 def check(state: State, total: int, draws: Counter) -> None:
@@ -83,7 +87,8 @@ def check_step(before: State, after: State, action) -> None:
 
 
 def extra(state: State, rng: random.Random) -> list:
-    """Open-ended actions legal_actions leaves out: trades, event levels, monster modifiers."""
+    """Open-ended actions legal_actions leaves out: trades, event levels, cards an event
+    discards or gives, monster modifiers."""
     out: list = []
     holders = [p for p in state.players if p.inventory]
     if len(holders) >= 2 and rng.random() < 0.05:
@@ -91,6 +96,12 @@ def extra(state: State, rng: random.Random) -> list:
         out.append(Trade(p.id, q.id, (rng.choice(p.inventory),), (rng.choice(q.inventory),)))
     if state.phase == "event" and rng.random() < 0.3:
         out.append(EventLevel(rng.choice(state.players).id, rng.choice((-1, 1, 2))))
+    if state.phase == "event" and rng.random() < 0.4:
+        p, q = rng.sample(state.players, 2)
+        for in_play, cards in ((False, p.inventory), (True, p.play_area)):
+            if cards:
+                code = rng.choice(cards)
+                out += [EventDiscard(p.id, code, in_play), EventGive(p.id, q.id, code, in_play)]
     if state.phase == "fight" and rng.random() < 0.1:
         out.append(AdjustMonster(rng.choice((-2, 2))))
     return [a for a in out if legal(state, a)]
@@ -106,10 +117,10 @@ def legal(state: State, action) -> bool:
 
 def pick(state: State, rng: random.Random):
     options = list(legal_actions(state)) + extra(state, rng)
-    draws = [a for a in options if isinstance(a, Draw)]
-    if draws:  # the castle is shuffled: a copy is as likely as any other card
-        pool = state.castle or state.discard
-        options = [a for a in options if not isinstance(a, Draw)] + [Draw(rng.choice(pool))]
+    pool = state.castle or state.discard
+    for kind in (Draw, EventDraw):  # the castle is shuffled: any copy is as likely
+        if any(isinstance(a, kind) for a in options):
+            options = [a for a in options if not isinstance(a, kind)] + [kind(rng.choice(pool))]
     weights = [WEIGHTS.get(a.kind, 2) for a in options]
     return rng.choices(options, weights)[0]
 
@@ -151,6 +162,14 @@ def test_U1_to_U17_random_legal_games_keep_the_invariants(seed, players, high):
             action_to_dict(action)))))
     assert replayed == last
     json.dumps(state_to_dict(last))
+
+
+def test_U5_random_games_follow_events_that_move_cards_and_end_steps():
+    kinds: Counter = Counter()
+    for seed in range(6):
+        kinds.update(a.kind for a in play_game(seed, 3, False)[2])
+    for kind in ("event_discard", "event_give", "event_draw", "event_no_second_step"):
+        assert kinds[kind] >= 1, kinds
 
 
 def test_U16_U17_random_games_at_high_levels_finish_with_one_winner():

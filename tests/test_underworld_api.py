@@ -180,4 +180,71 @@ def test_openapi_describes_every_castle_action(client):
             "/api/v1/castle/{game_id}/undo", "/api/v1/castle/quick-fight"} <= set(spec["paths"])
     kinds = [s["properties"]["kind"]["const"]
              for s in spec["components"]["schemas"]["CastleAction"]["oneOf"]]
-    assert "draw" in kinds and "power_up" in kinds and len(kinds) == 16
+    assert "draw" in kinds and "power_up" in kinds and len(kinds) == 20
+    schemas = {s["properties"]["kind"]["const"]: s
+               for s in spec["components"]["schemas"]["CastleAction"]["oneOf"]}
+    give = schemas["event_give"]
+    assert give["required"] == ["kind", "giver", "receiver", "code"]
+    assert give["properties"]["in_play"] == {"type": "boolean"}
+    assert set(schemas["event_discard"]["required"]) == {"kind", "player", "code"}
+    assert schemas["event_draw"]["required"] == ["kind", "code"]
+    assert schemas["event_no_second_step"]["description"].startswith("U6:")
+
+
+def test_U5_U6_event_effects_by_api_move_cards_and_end_the_steps(api, db, ab):
+    a, b = ab
+    game = create(api, a, b)  # Anna: I02 I06 M01 M01; Boris: M06 M06 M08 M08
+    game = action(api, game, kind="play", player=a["id"], code="I06").get_json()
+    game = action(api, game, kind="draw", code="E04").get_json()
+    assert {"action": "event_discard", "player": None} in game["allowed"]
+    assert {"action": "event_draw", "player": str(a["id"])} in game["allowed"]
+    steps = [
+        ({"kind": "event_discard", "player": a["id"], "code": "I06", "in_play": True},
+         "Event: Anna discards Leather Jerkin (I06) from play."),
+        ({"kind": "event_give", "giver": b["id"], "receiver": str(a["id"]), "code": "M08"},
+         "Event: Boris gives Crypt Spider (M08) to Anna."),
+        ({"kind": "event_draw", "code": "M07"},
+         "Event: Anna draws one more card, Gate Troll (M07), into the inventory."),
+        ({"kind": "event_no_second_step"},
+         "Event: Anna takes no second step this turn (U6)."),
+    ]
+    for fields, text in steps:
+        response = action(api, game, **fields)
+        assert response.status_code == 200, response.get_json()
+        game = response.get_json()
+        assert game["record"][0]["text"] == text
+    anna, boris = game["state"]["players"]
+    assert anna["play_area"] == [] and anna["inventory"] == ["I02", "M01", "M01", "M08", "M07"]
+    assert boris["inventory"] == ["M06", "M06", "M08"]
+    assert game["state"]["discard"] == ["I06"] and game["state"]["may_step"] is False
+    assert game["awaiting"]["phase"] == "event" and game["awaiting"]["may_step_again"] is False
+    assert [r["action"] for r in game["actions"]][-4:] == [
+        {"kind": "event_discard", "player": str(a["id"]), "code": "I06", "in_play": True},
+        {"kind": "event_give", "giver": str(b["id"]), "receiver": str(a["id"]),
+         "code": "M08", "in_play": False},
+        {"kind": "event_draw", "code": "M07"}, {"kind": "event_no_second_step"}]
+    game = action(api, game, kind="event_done").get_json()
+    response = action(api, game, kind="draw", code="M01")
+    assert response.status_code == 422 and response.get_json()["rule"] == "U6"
+
+
+@pytest.mark.parametrize("fields", [
+    {"kind": "event_discard", "player": "A", "code": "M01"},
+    {"kind": "event_give", "giver": "A", "receiver": "B", "code": "M01"},
+    {"kind": "event_draw", "code": "M07"},
+    {"kind": "event_no_second_step"},
+])
+def test_U5_event_effects_outside_an_event_are_422_with_the_rule(api, db, ab, fields):
+    a, b = ab
+    game = create(api, a, b)
+    ids = {"A": a["id"], "B": b["id"]}
+    fields = {k: ids.get(v, v) for k, v in fields.items()}
+    response = action(api, game, **fields)
+    assert response.status_code == 422
+    data = response.get_json()
+    assert data["rule"] == "U5" and "only while it is being followed" in data["error"]
+    assert db["game_actions"].count == 0
+    game = action(api, game, kind="draw", code="M07").get_json()  # a fight, not an event
+    response = action(api, game, **fields)
+    assert response.status_code == 422 and response.get_json()["rule"] == "U5"
+    assert db["game_actions"].count == 1

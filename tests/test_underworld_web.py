@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from html import unescape
 
 import pytest
@@ -303,6 +304,132 @@ def test_U5_an_event_changes_a_level_then_is_discarded(referee, db, ab):
     assert "The event Secret Passage (E05) is followed and discarded." in page
 
 
+def stored(db, game: games.Game) -> dict:
+    """The latest action row as the database holds it."""
+    return fresh(db, game).actions[-1]["action"]
+
+
+def test_U5_event_discards_a_card_from_play_or_an_inventory(referee, db, ab):
+    a, b = ab
+    game = start(db, [a, b], [["I06", "M01", "M03", "M03"], FILLER_B])
+    game = act(db, game, {"kind": "play", "player": pid(a), "code": "I06"},
+               {"kind": "draw", "code": "E04"})
+    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    assert "Discard one of your items in play." in text_of(referee.get(f"/castle/{game.id}"))
+    assert f'<option value="{pid(a)}|I06|play">Leather Jerkin (I06) · in play · Anna<' in html
+    assert f'<option value="{pid(b)}|M06|">Kitchen Poltergeist (M06) · Boris<' in html
+    response = tap(referee, game, kind="event_discard", held=f"{pid(a)}|I06|play")
+    assert response.status_code == 200
+    assert "Event: Anna discards Leather Jerkin (I06) from play." in text_of(response)
+    state = fresh(db, game).state.state
+    assert state.players[0].play_area == () and state.discard == ("I06",)
+    assert stored(db, game) == {"kind": "event_discard", "player": pid(a), "code": "I06",
+                                "in_play": True}
+    response = tap(referee, fresh(db, game), htmx=False, kind="event_discard",
+                   held=f"{pid(b)}|M06|")  # a plain form: 303, then the page
+    assert response.status_code == 303
+    assert fresh(db, game).state.state.players[1].inventory == ("M06", "M08", "M08")
+    assert "Event: Boris discards Kitchen Poltergeist (M06) from the inventory." in \
+        text_of(referee.get(f"/castle/{game.id}"))
+
+
+def test_U5_event_gives_a_card_one_way_to_the_chosen_player(referee, db, ab):
+    a, b = ab
+    game = start(db, [a, b], [["I06", "M01", "M03", "M03"], FILLER_B])
+    game = act(db, game, {"kind": "draw", "code": "E10"})
+    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    assert f'<option value="{pid(b)}" selected>Boris</option>' in html  # the next player
+    response = tap(referee, game, kind="event_give", held=f"{pid(a)}|I06|", receiver=pid(b))
+    assert response.status_code == 200
+    assert "Event: Anna gives Leather Jerkin (I06) to Boris." in text_of(response)
+    anna, boris = fresh(db, game).state.state.players
+    assert anna.inventory == ("M01", "M03", "M03")  # nothing in return (unlike a trade)
+    assert boris.inventory == ("M06", "M06", "M08", "M08", "I06")
+    assert stored(db, game) == {"kind": "event_give", "giver": pid(a), "receiver": pid(b),
+                                "code": "I06", "in_play": False}
+    response = tap(referee, fresh(db, game), kind="event_give", held=f"{pid(a)}|M01|",
+                   receiver=pid(a))
+    assert response.status_code == 422
+    assert "U5: Anna cannot give a card to themselves" in text_of(response)
+
+
+def test_U5_event_draws_one_more_card_one_tap_like_the_normal_draw(referee, db, ab):
+    a, b = ab
+    game = start(db, [a, b], [FILLER, FILLER_B])
+    game = act(db, game, {"kind": "draw", "code": "E03"})
+    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    assert "The event draws one more castle card for Anna" in html
+    assert 'data-kind="event_draw"' in html and 'value="M07" data-code="M07"' in html
+    found = referee.get(f"/castle/{game.id}/cards?q=troll").get_data(as_text=True)
+    assert re.findall(r'name="code" value="(\w+)"', found) == ["M07"]
+    page = referee.get(f"/castle/{game.id}?q=troll").get_data(as_text=True)
+    assert '<details class="more uw-event-draw" open>' in page
+    response = tap(referee, game, kind="event_draw", code="M07")
+    page = text_of(response)
+    assert "Event: Anna draws one more card, Gate Troll (M07), into the inventory." in page
+    state = fresh(db, game).state.state
+    assert state.players[0].inventory == ("M01", "M01", "M03", "M03", "M07")
+    assert state.phase == "event" and state.encounter is None  # no fight, no step
+    assert Counter(state.castle)["M07"] == 1 and stored(db, game) == {
+        "kind": "event_draw", "code": "M07"}
+
+
+def test_U6_event_ends_the_steps_then_only_the_turn_can_end(referee, db, ab):
+    a, b = ab
+    game = start(db, [a, b], [FILLER, FILLER_B])
+    game = act(db, game, {"kind": "draw", "code": "E12"})
+    assert "The event ends the steps: no second step this turn" in text_of(
+        referee.get(f"/castle/{game.id}"))
+    page = text_of(tap(referee, game, kind="event_no_second_step"))
+    assert "Event: Anna takes no second step this turn (U6)." in page
+    assert "No second step this turn (U6)." in page
+    assert "The event ends the steps: no second step this turn" not in page
+    page = text_of(tap(referee, fresh(db, game), kind="event_done"))
+    assert "The event ended the steps: no second step this turn (U6); end the turn." in page
+    assert "Second step: which castle card was drawn?" not in page
+    response = tap(referee, fresh(db, game), kind="draw", code="M07")
+    assert response.status_code == 422 and "an event ended the steps" in text_of(response)
+    assert fresh(db, game).state.state.may_step is False
+
+
+@pytest.mark.parametrize("form", [
+    {"kind": "event_discard", "held": "{a}|M01|"},
+    {"kind": "event_give", "held": "{a}|M01|", "receiver": "{b}"},
+    {"kind": "event_draw", "code": "M07"},
+    {"kind": "event_no_second_step"},
+])
+def test_U5_event_effects_outside_an_event_are_refused_and_store_nothing(referee, db, ab, form):
+    a, b = ab
+    game = start(db, [a, b], [FILLER, FILLER_B])
+    form = {k: v.format(a=pid(a), b=pid(b)) for k, v in form.items()}
+    for step in ([], [{"kind": "draw", "code": "M07"}]):  # before a step, during a fight
+        current = act(db, fresh(db, game), *step)
+        before = counts(db)
+        response = tap(referee, current, **form)
+        assert response.status_code == 422
+        assert "U5: An event" in text_of(response) and "only while it is being followed" in \
+            text_of(response)
+        assert counts(db) == before and fresh(db, game).version == current.version
+    stale = tap(referee, game, kind="event_draw", code="M01")  # version 0, the game is at 1
+    assert stale.status_code == 409 and fresh(db, game).version == 1
+
+
+def test_U5_event_effects_in_russian_and_names_escaped(referee, db):
+    a, b = seat(db, 'Anna <b>"Q"'), seat(db, "Boris")
+    game = start(db, [a, b], [FILLER, FILLER_B])
+    game = act(db, game, {"kind": "draw", "code": "E10"},
+               {"kind": "event_give", "giver": pid(a), "receiver": pid(b), "code": "M01"})
+    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    assert "<b>\"Q\"" not in html and "Cellar Rat (M01) · Anna &lt;b&gt;&#34;Q&#34;<" in html
+    referee.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ru"
+    page = text_of(referee.get(f"/castle/{game.id}"))
+    assert 'Событие: Anna <b>"Q" отдаёт Подвальная крыса (M01) игроку Boris.' in page
+    assert "Событие сбрасывает или отдаёт карту" in page and "Отдать" in page
+    response = tap(referee, fresh(db, game), kind="event_discard", held=f"{pid(b)}|M01|play")
+    assert response.status_code == 422
+    assert "U5: У игрока Boris нет M01 в игровой зоне" in text_of(response)
+
+
 def test_U16_level_10_banner_then_U17_play_off_turn(referee, db):
     a, b = seat(db, "Anna", 9), seat(db, "Boris", 9)
     game = start(db, [a, b], [["I03", "S07", "M01", "M01"], ["I08", "M04", "M04", "M05"]],
@@ -455,7 +582,7 @@ def test_a_long_game_renders_in_time_with_its_latest_steps(referee, db):
 
 FIELDS = ("player", "code", "replaces", "helper", "fighter", "reward", "target", "accept",
           "skill", "monster", "discards", "amount", "card", "challenger", "defender", "delta",
-          "codes", "partner", "cards")
+          "codes", "partner", "cards", "held", "giver", "receiver", "in_play")
 
 
 def test_no_form_a_screen_can_send_breaks_the_table(referee, db, ab):
@@ -468,7 +595,8 @@ def test_no_form_a_screen_can_send_breaks_the_table(referee, db, ab):
     game = start(db, [a, b], [["I01", "I02", "S03", "M04"], FILLER_B])
     values = st.sampled_from(["", pid(a), pid(b), "999", "M07", "M04", "I01", "I02", "S03",
                               "1", "-1", "0", "x", f"{pid(a)}|M04", f"{pid(a)}:I01",
-                              f"{pid(b)}:M06", "<b>"])
+                              f"{pid(b)}:M06", f"{pid(a)}|I01|play", f"{pid(b)}|M06|",
+                              "<b>"])
     kinds = st.sampled_from([*underworld.uw.ACTIONS, "", "fly"])
     forms = st.fixed_dictionaries({"kind": kinds}, optional={
         name: st.lists(values, min_size=1, max_size=2) for name in FIELDS})

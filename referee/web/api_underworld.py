@@ -19,7 +19,8 @@ bp = Blueprint("api_underworld", __name__, url_prefix="/api/v1")
 bp.before_request(require_token)
 
 # Action fields naming a player: the registry id may be sent as a number or as text.
-PLAYER_FIELDS = ("player", "helper", "fighter", "challenger", "defender", "partner")
+PLAYER_FIELDS = ("player", "helper", "fighter", "challenger", "defender", "partner", "giver",
+                 "receiver")
 
 
 def game_json(game: games.Game) -> dict:

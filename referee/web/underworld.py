@@ -88,6 +88,12 @@ def action_from_form(form: MultiDict, names: dict[str, str]) -> dict:
     out: dict = {"kind": kind}
     if kind == "offer_help" and "target" in form:  # one select names the side and the card
         out["fighter"], _, out["reward"] = form["target"].partition("|")
+    if kind in ("event_discard", "event_give") and "held" in form:
+        # one select names the holder, the card and where it is: "<player>|<code>|play"
+        holder, _, rest = form["held"].partition("|")
+        out["player" if kind == "event_discard" else "giver"] = holder
+        out["code"], _, place = rest.partition("|")
+        out["in_play"] = place == "play"
     for f in fields(cls):
         if f.type.startswith("tuple"):
             out[f.name] = form.getlist(f.name)
@@ -118,6 +124,7 @@ def screen(game: games.Game, *, error: str | None = None, notice: str | None = N
         "preparers": view.preparers(), "draws": view.draw_options(q),
         "challenges": view.challenges(), "classes": view.class_options(),
         "trade": view.trade_form(), "cleanup": view.cleanup(), "record": rec,
+        "event": view.event_form(),
         "last": live[0] if live else None, "can_undo": bool(game.actions),
         "headline": view.headline(), "allowed": view.allowed_now(),
         "banners": view.banners(), "error": error, "notice": notice,

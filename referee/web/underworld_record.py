@@ -124,6 +124,26 @@ def describe(action: object, before: uw.State, after: uw.State | None,
         delta = _signed(action.delta)
         return gettext("Event: %(player)s %(delta)s level.", player=who(action.player),
                        delta=delta)
+    if isinstance(action, uw.EventDiscard):
+        if action.in_play:
+            return gettext("Event: %(player)s discards %(card)s from play.",
+                           player=who(action.player), card=label(action.code))
+        return gettext("Event: %(player)s discards %(card)s from the inventory.",
+                       player=who(action.player), card=label(action.code))
+    if isinstance(action, uw.EventGive):
+        if action.in_play:
+            return gettext("Event: %(giver)s gives %(card)s from play to %(receiver)s.",
+                           giver=who(action.giver), card=label(action.code),
+                           receiver=who(action.receiver))
+        return gettext("Event: %(giver)s gives %(card)s to %(receiver)s.",
+                       giver=who(action.giver), card=label(action.code),
+                       receiver=who(action.receiver))
+    if isinstance(action, uw.EventDraw):
+        return gettext("Event: %(player)s draws one more card, %(card)s, into the inventory.",
+                       player=active, card=label(action.code))
+    if isinstance(action, uw.EventNoSecondStep):
+        return gettext("Event: %(player)s takes no second step this turn (U6).",
+                       player=active)
     if isinstance(action, uw.EventDone):
         return gettext("The event %(card)s is followed and discarded.",
                        card=label(before.event))

@@ -103,6 +103,9 @@ class Screen:
             if aw.may_step_again and self.legal_of("draw"):
                 return gettext("Step 1 is over: %(player)s may step into the castle again "
                                "or end the turn (U6).", player=who)
+            if not s.may_step and self.event_ended_steps():
+                return gettext("The event ended the steps: no second step this turn (U6); "
+                               "end the turn.")
             if not s.may_step:
                 return gettext("No further step after a lost fight (U6): end the turn.")
             if s.step >= 2:
@@ -127,6 +130,15 @@ class Screen:
                            "instead of stepping into the castle.", player=who)
         return gettext("%(player)s wins the game!", player=self.name(s.winner))
 
+    def event_ended_steps(self) -> bool:
+        """U6: whether an event, not a lost fight, ended this turn's steps."""
+        table, turn = self.table, self.state.turn
+        while table.previous is not None and table.state.turn == turn:
+            if isinstance(table.action, uw.EventNoSecondStep):
+                return True
+            table = table.previous
+        return False
+
     def allowed_now(self) -> list[str]:
         """"What is allowed now", one line per kind of action, with who takes it."""
         labels = {
@@ -140,6 +152,10 @@ class Screen:
             "keep_class": gettext("keep the class"), "end_turn": gettext("end the turn"),
             "discard": gettext("discard"), "trade": gettext("trade cards"),
             "adjust_monster": gettext("change the monster's score"),
+            "event_discard": gettext("discard a card (event)"),
+            "event_give": gettext("give a card (event)"),
+            "event_draw": gettext("draw one more card (event)"),
+            "event_no_second_step": gettext("no second step (event)"),
         }
         who: dict[str, list[str]] = {}
         for option in uw.allowed(self.state):
@@ -322,7 +338,7 @@ class Screen:
     def draw_options(self, query: str = "") -> list[dict]:
         """The castle cards that can be drawn now, grouped by kind, filtered by code or name."""
         s = self.state
-        codes = {a.code for a in self.legal_of("draw")}
+        codes = {a.code for a in self.legal_of("draw") + self.legal_of("event_draw")}
         if not codes:
             return []
         pool = Counter(s.castle or s.discard)
@@ -340,6 +356,28 @@ class Screen:
     def challenges(self) -> list[tuple[str, str, str, str]]:
         return [(a.challenger, self.name(a.challenger), a.defender, self.name(a.defender))
                 for a in self.legal_of("challenge")]
+
+    def event_form(self) -> dict | None:
+        """U5: what an event may do to cards and steps: each card a player holds (the
+        active player first; in play or in the inventory), who may receive one, and whether
+        the second step can still be cancelled."""
+        s = self.state
+        if s.phase != "event":
+            return None
+        order = s.players[s.active:] + s.players[:s.active]
+        held = []
+        for p in order:
+            options = [{"value": f"{p.id}|{code}|play", "label": self.label(code),
+                        "in_play": True} for code in dict.fromkeys(p.play_area)]
+            options += [{"value": f"{p.id}|{code}|", "label": self.label(code),
+                         "in_play": False} for code in dict.fromkeys(p.inventory)]
+            if options:
+                held.append({"id": p.id, "name": self.name(p.id), "cards": options})
+        nxt = s.players[(s.active + 1) % len(s.players)].id
+        return {"held": held,
+                "receivers": [(p.id, self.name(p.id), p.id == nxt) for p in s.players],
+                "no_step": bool(self.legal_of("event_no_second_step")),
+                "steps_over": not s.may_step}
 
     def class_options(self) -> list[object]:
         return [self.cards[a.code] for a in self.legal_of("change_class")]

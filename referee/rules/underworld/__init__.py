@@ -3,8 +3,8 @@
 Build a game with ``new_game``, fold actions with ``apply``; ask ``awaiting``,
 ``allowed``, ``legal_actions``, ``fight_breakdown`` and ``winner`` for the screens;
 ``quick_fight`` settles a fight from numbers alone. Modules: ``cards`` (card data, U2 deck
-checks), ``state``, ``actions`` (and their JSON), ``play`` (preparing a fight), ``engine``
-(``apply``), ``fight`` (score lines), ``query``.
+checks), ``state``, ``actions`` (and their JSON), ``play`` (preparing a fight), ``events``
+(an event's card and step effects), ``engine`` (``apply``), ``fight`` (score lines), ``query``.
 
 Readings followed where the page leaves a choice:
 - U10: an item of a type already in play is refused unless the action names the card it
@@ -18,6 +18,11 @@ Readings followed where the page leaves a choice:
 - U9: only fights against monsters count; any step without a won fight breaks the row.
 - U13: an event's challenge may be repeated until the event is ended; losing one ends the
   active player's steps (U6). U17 challenges end the turn.
+- U5: an event's text is followed by the referee, one effect at a time, until the event is
+  ended: levels (``EventLevel``), a card discarded from an inventory or a play area
+  (``EventDiscard``), a card given from one player to another's inventory (``EventGive``:
+  the one gift the rules know, U10 forbids it by choice), one more castle card into the
+  active player's inventory (``EventDraw``: no step) and no second step (``EventNoSecondStep``).
 - U15: immediate cards go when the fight they counted in is scored, or at the end of the
   turn; only the active player discards down to 4. An empty castle is refilled from the
   discard pile.
@@ -35,8 +40,12 @@ from .actions import (
     Discard,
     Draw,
     EndTurn,
+    EventDiscard,
     EventDone,
+    EventDraw,
+    EventGive,
     EventLevel,
+    EventNoSecondStep,
     Fight,
     KeepClass,
     OfferHelp,
@@ -96,8 +105,12 @@ __all__ = [
     "Encounter",
     "EndTurn",
     "Event",
+    "EventDiscard",
     "EventDone",
+    "EventDraw",
+    "EventGive",
     "EventLevel",
+    "EventNoSecondStep",
     "Fight",
     "Item",
     "KeepClass",

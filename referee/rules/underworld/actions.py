@@ -115,6 +115,50 @@ class EventLevel:
 
 
 @dataclass(frozen=True)
+class EventDiscard:
+    """U5: the event being followed makes ``player`` discard ``code`` from the inventory,
+    or from the play area when ``in_play``."""
+
+    player: str
+    code: str
+    in_play: bool = False
+    kind: ClassVar[str] = "event_discard"
+    rule: ClassVar[str] = "U5"
+
+
+@dataclass(frozen=True)
+class EventGive:
+    """U5: the event being followed makes ``giver`` hand ``code`` (from the inventory, or
+    from the play area when ``in_play``) to ``receiver``'s inventory, nothing in return."""
+
+    giver: str
+    receiver: str
+    code: str
+    in_play: bool = False
+    kind: ClassVar[str] = "event_give"
+    rule: ClassVar[str] = "U5"
+
+
+@dataclass(frozen=True)
+class EventDraw:
+    """U5: the event being followed gives the active player one more castle card,
+    ``code``, into the inventory (no step is taken)."""
+
+    code: str
+    kind: ClassVar[str] = "event_draw"
+    rule: ClassVar[str] = "U5"
+
+
+@dataclass(frozen=True)
+class EventNoSecondStep:
+    """U6: the event being followed ends the active player's steps: no second step this
+    turn."""
+
+    kind: ClassVar[str] = "event_no_second_step"
+    rule: ClassVar[str] = "U6"
+
+
+@dataclass(frozen=True)
 class EventDone:
     """U5: the event has been followed; its card is discarded and the step ends."""
 
@@ -169,11 +213,12 @@ class Trade:
 
 
 Action = (Draw | PlayCard | OfferHelp | AnswerHelp | Summon | PowerUp | AdjustMonster | Fight
-          | Challenge | EventLevel | EventDone | ChangeClass | KeepClass | EndTurn | Discard
-          | Trade)
+          | Challenge | EventLevel | EventDiscard | EventGive | EventDraw | EventNoSecondStep
+          | EventDone | ChangeClass | KeepClass | EndTurn | Discard | Trade)
 ACTIONS: dict[str, type] = {a.kind: a for a in (
     Draw, PlayCard, OfferHelp, AnswerHelp, Summon, PowerUp, AdjustMonster, Fight, Challenge,
-    EventLevel, EventDone, ChangeClass, KeepClass, EndTurn, Discard, Trade)}
+    EventLevel, EventDiscard, EventGive, EventDraw, EventNoSecondStep, EventDone, ChangeClass,
+    KeepClass, EndTurn, Discard, Trade)}
 
 
 def check_action(action: object) -> None:

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from referee.rules import N_, RuleError
 
-from . import play
+from . import events, play
 from .actions import (
     Challenge,
     ChangeClass,
@@ -33,6 +33,7 @@ from .state import (
     card_of,
     holds,
     player_of,
+    take_from_castle,
     with_player,
     without,
 )
@@ -66,8 +67,8 @@ def draw(state: State, a: Draw) -> State:
         if state.step >= 2:
             raise RuleError("U6", N_("Never more than two steps in a turn; end the turn."))
         if not state.may_step:
-            raise RuleError("U6", N_("After a lost fight there is no second step; end the "
-                                     "turn."))
+            raise RuleError("U6", N_("There is no second step this turn (after a lost fight, "
+                                     "or an event ended the steps); end the turn."))
         step = 2
     elif state.phase == "draw":
         step = 1
@@ -75,14 +76,7 @@ def draw(state: State, a: Draw) -> State:
         raise RuleError("U5", N_("A castle card is drawn only at the start of a step; finish "
                                  "the current step first."))
     card = card_of(state, a.code)
-    castle, discard = state.castle, state.discard
-    if not castle:  # reading: the spent pile is shuffled into a new castle
-        castle, discard = tuple(sorted(discard)), ()
-    rest = without(castle, [a.code])
-    if rest is None:
-        raise RuleError("U1", N_("No copy of %(code)s is left in the castle deck; check the "
-                                 "card drawn."), code=a.code)
-    state = replace(state, castle=rest, discard=discard, step=step)
+    state = replace(take_from_castle(state, a.code), step=step)
     if isinstance(card, Monster):  # U5: a monster must be fought
         return replace(state, phase="fight", encounter=Encounter(fighter=me.id, monster=a.code))
     if isinstance(card, Event):
@@ -276,7 +270,7 @@ def discard(state: State, a: Discard) -> State:
 HANDLERS: dict[type, Callable[[State, object], State]] = {
     Draw: draw, Fight: fight, Challenge: challenge, EventLevel: event_level,
     EventDone: event_done, ChangeClass: change_class, KeepClass: keep_class,
-    EndTurn: end_turn, Discard: discard, **play.HANDLERS}
+    EndTurn: end_turn, Discard: discard, **play.HANDLERS, **events.HANDLERS}
 
 
 def _settle(state: State) -> State:

@@ -17,6 +17,8 @@ from .actions import (
     Draw,
     EndTurn,
     EventDone,
+    EventDraw,
+    EventNoSecondStep,
     Fight,
     KeepClass,
     OfferHelp,
@@ -102,7 +104,8 @@ def _preparing(state: State, pid: str) -> list[Action]:
 
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Every concrete action ``apply`` accepts now, except the open-ended ones (Trade,
-    AdjustMonster, EventLevel: see ``allowed``). Draw lists each code left in the castle."""
+    AdjustMonster, EventLevel, EventDiscard, EventGive: see ``allowed``). Draw and EventDraw
+    list each code left in the castle."""
     phase, me, enc = state.phase, active_player(state), state.encounter
     ids = [p.id for p in state.players]
     out: list[Action] = []
@@ -127,6 +130,8 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     if phase == "event":
         out.append(EventDone())
         out += [Challenge(a, b) for a in ids for b in ids if a != b]
+        out += [EventDraw(c) for c in sorted(set(state.castle or state.discard))]
+        out.append(EventNoSecondStep())
     if phase == "playoff":
         out += [Challenge(me.id, p.id) for p in state.players if p.level == MAX_LEVEL]
     if phase == "class_change":
@@ -143,7 +148,8 @@ def actor(state: State, action: Action) -> str:
     if isinstance(action, AnswerHelp):  # U11: the fighter answers
         offers = state.encounter.offers if state.encounter else ()
         return next((o.fighter for o in offers if o.helper == action.helper), "")
-    if action.kind in ("fight", "adjust_monster", "event_level"):
+    if action.kind in ("fight", "adjust_monster", "event_level", "event_discard",
+                       "event_give"):
         return ""
     for name in ("player", "helper", "challenger"):
         if hasattr(action, name):
@@ -163,6 +169,9 @@ def allowed(state: State) -> tuple[Option, ...]:
         seen[Option("adjust_monster", "")] = None
     if state.phase == "event":
         seen[Option("event_level", "")] = None
+        if any(p.inventory or p.play_area for p in state.players):
+            seen[Option("event_discard", "")] = None
+            seen[Option("event_give", "")] = None
     return tuple(seen)
 
 

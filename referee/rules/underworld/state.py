@@ -75,7 +75,7 @@ class State:
     step: int = 1  # the step being taken, 1 or 2 (U6)
     phase: str = "draw"
     streak: int = 0  # fights won in a row this turn (U9)
-    may_step: bool = True  # U6: no second step after a lost fight
+    may_step: bool = True  # U6: no second step after a lost fight, or when an event says so
     event: str = ""
     encounter: Encounter | None = None
     playoff: bool = False
@@ -116,6 +116,20 @@ def without(cards: tuple[str, ...], codes: Iterable[str]) -> tuple[str, ...] | N
             return None
         rest.remove(code)
     return tuple(rest)
+
+
+def take_from_castle(state: State, code: str) -> State:
+    """``code`` leaves the castle as the referee knows it (U5); an empty castle is first
+    refilled from the discard pile (the reading in ``__init__``)."""
+    card_of(state, code)
+    castle, discard = state.castle, state.discard
+    if not castle:
+        castle, discard = tuple(sorted(discard)), ()
+    rest = without(castle, [code])
+    if rest is None:
+        raise RuleError("U1", N_("No copy of %(code)s is left in the castle deck; check the "
+                                 "card drawn."), code=code)
+    return replace(state, castle=rest, discard=discard)
 
 
 def holds(cards: Iterable[str], codes: Iterable[str]) -> bool:
