@@ -42,6 +42,23 @@ def body() -> dict:
     return data
 
 
+def check_fields(data: dict, allowed: set[str] | frozenset[str]) -> None:
+    """Refuse a body that carries fields the call does not know (a typo changes nothing)."""
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
+
+
+def version_of(data: dict) -> int | None:
+    """The game version a write was made against, if the caller sent one (for 409)."""
+    value = data.get("version")
+    if value is None:
+        return None
+    if type(value) is not int:
+        raise RuleError(None, N_("%(field)s must be a whole number."), field="version")
+    return value
+
+
 def player_json(row: dict) -> dict:
     """A player as the API shows it."""
     return {
@@ -138,9 +155,7 @@ def create_player():
     data = body()
     allowed = {"character", "player", "hp_max", "chance_max", "cartridges", "suit", "level",
                "notes", "reason"}
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
+    check_fields(data, allowed)
     for name in ("hp_max", "chance_max", "cartridges", "level"):
         # JSON numbers only: "3" or true are mistakes here, unlike in a form or CSV.
         if name in data and (isinstance(data[name], bool) or not isinstance(data[name], int)):
@@ -160,9 +175,7 @@ def edit_player(player_id: int):
     """Change names, maximums, suit or notes."""
     _player_or_404(player_id)
     data = body()
-    unknown = sorted(set(data) - set(service.EDITABLE) - {"reason"})
-    if unknown:
-        raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
+    check_fields(data, {*service.EDITABLE, "reason"})
     row = service.edit(get_db(), g.api_referee["id"], player_id, data, _reason(data))
     return jsonify(player_json(row))
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from flask import Blueprint, abort, g, jsonify, request
 from flask_babel import gettext
 
-from referee.rules import N_, RuleError, berserk
+from referee.rules import RuleError, berserk
 from referee.services import berserk as service
 from referee.services import berserk_squads as squads
 from referee.services import games
 from referee.store import players as player_rows
-from referee.web.api import body, require_token
+from referee.web.api import body, check_fields, require_token, version_of
 from referee.web.berserk import STALE, localized
 from referee.web.berserk_squads import STALE as SQUAD_STALE
 from referee.web.context import get_db
@@ -22,21 +22,6 @@ bp.before_request(require_token)
 SQUAD_FIELDS = {"player", "name", "deck", "seat", "cards", "settings"}
 STRIKE_FIELDS = {"attacker", "target", "attacker_die", "defender_die", "attacker_die_mod",
                  "defender_die_mod", "strike_mod", "answer_mod"}
-
-
-def _check_fields(data: dict, allowed: set[str]) -> None:
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
-
-
-def _version(data: dict) -> int | None:
-    value = data.get("version")
-    if value is None:
-        return None
-    if type(value) is not int:
-        raise RuleError(None, N_("%(field)s must be a whole number."), field="version")
-    return value
 
 
 def problems_json(problems) -> list[dict]:
@@ -132,7 +117,7 @@ def list_decks():
 def check_squad():
     """Count a squad without saving it: crystals, penalty, flyers, copies, problems."""
     data = body()
-    _check_fields(data, SQUAD_FIELDS - {"player", "name"})
+    check_fields(data, SQUAD_FIELDS - {"player", "name"})
     settings = service.read_settings(data.get("settings") or {})
     seat = data.get("seat", "first")
     if seat not in squads.SEATS:
@@ -152,7 +137,7 @@ def list_squads():
 def create_squad():
     """Save a new squad for a player; refused (422) unless it keeps B12–B14."""
     data = body()
-    _check_fields(data, SQUAD_FIELDS)
+    check_fields(data, SQUAD_FIELDS)
     row = squads.save(get_db(), g.api_referee["id"], None, player_id=data.get("player"),
                       name=data.get("name", ""), deck=data.get("deck"),
                       seat=data.get("seat", "first"),
@@ -175,8 +160,8 @@ def update_squad(squad_id: int):
     """Change a squad; fields left out keep their value. A stale version is 409."""
     row = _squad_or_404(squad_id)
     data = body()
-    _check_fields(data, SQUAD_FIELDS | {"version"})
-    version = _version(data)
+    check_fields(data, SQUAD_FIELDS | {"version"})
+    version = version_of(data)
     chosen = squads.picks_from_json(data["cards"]) if "cards" in data else squads.picks(row)
     settings = service.read_settings(data["settings"] if "settings" in data
                                      else row["settings"])
@@ -206,7 +191,7 @@ def list_battles():
 def create_battle():
     """Put two saved squads in play (a is the first player); settings default to a's."""
     data = body()
-    _check_fields(data, {"a", "b", "settings"})
+    check_fields(data, {"a", "b", "settings"})
     db = get_db()
     base = None
     if type(data.get("a")) is int and (row := squads.get(db, data["a"])) is not None:
@@ -236,18 +221,18 @@ def _act(game_id: int, action: dict, version: int | None):
 def modify(game_id: int):
     """Change a creature's properties or elements (B6, B9); lives may kill at once (B10)."""
     data = body()
-    _check_fields(data, {"creature", "modification", "version"})
+    check_fields(data, {"creature", "modification", "version"})
     return _act(game_id, {"type": "modify", "creature": data.get("creature"),
-                          "modification": data.get("modification")}, _version(data))
+                          "modification": data.get("modification")}, version_of(data))
 
 
 @bp.post("/battles/<int:game_id>/strikes")
 def strike(game_id: int):
     """Settle a simple strike from the dice (B11): wounds both ways, deaths at once."""
     data = body()
-    _check_fields(data, STRIKE_FIELDS | {"lower", "version"})
+    check_fields(data, STRIKE_FIELDS | {"lower", "version"})
     action = {"type": "strike", **{k: v for k, v in data.items() if k != "version"}}
-    return _act(game_id, action, _version(data))
+    return _act(game_id, action, version_of(data))
 
 
 @bp.post("/battles/<int:game_id>/strikes/preview")
@@ -255,7 +240,7 @@ def preview_strike(game_id: int):
     """What a strike would do, as rolled and (in an exchange) lowered; nothing stored."""
     game = _game_or_404(game_id)
     data = body()
-    _check_fields(data, STRIKE_FIELDS | {"version"})
+    check_fields(data, STRIKE_FIELDS | {"version"})
     strike = service.read_action({"type": "strike", **{k: v for k, v in data.items()
                                                        if k != "version"}})
     return jsonify({"version": game.version, "outcomes": [
@@ -266,7 +251,7 @@ def preview_strike(game_id: int):
 def other_action(game_id: int):
     """Any engine action: wound, tap, untap, end_effects (also modify and strike)."""
     data = body()
-    version = _version(data)
+    version = version_of(data)
     return _act(game_id, {k: v for k, v in data.items() if k != "version"}, version)
 
 
@@ -276,9 +261,9 @@ def undo(game_id: int):
     _game_or_404(game_id)
     data = request.get_json(silent=True)
     data = data if isinstance(data, dict) else {}
-    _check_fields(data, {"version"})
+    check_fields(data, {"version"})
     try:
-        game = games.undo(get_db(), g.api_referee["id"], game_id, _version(data))
+        game = games.undo(get_db(), g.api_referee["id"], game_id, version_of(data))
     except games.Stale as err:
         return jsonify({**battle_json(err.game), "error": gettext(STALE)}), 409
     return jsonify(battle_json(game))

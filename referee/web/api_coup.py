@@ -9,7 +9,7 @@ from referee.rules import N_, RuleError, coup
 from referee.services import coup as service
 from referee.services import games
 from referee.store import players as rows
-from referee.web.api import body, require_token
+from referee.web.api import body, require_token, version_of
 from referee.web.context import get_db
 from referee.web.coup import STALE, translator
 from referee.web.errors import error_response
@@ -56,15 +56,6 @@ def _game_or_404(game_id: int) -> games.Game:
     if game is None:
         abort(404)
     return game
-
-
-def _version(data: dict) -> int | None:
-    value = data.get("version")
-    if value is None:
-        return None
-    if type(value) is not int:
-        raise RuleError(None, N_("%(field)s must be a whole number."), field="version")
-    return value
 
 
 def _step(game_id: int, run):
@@ -116,7 +107,7 @@ def act(game_id: int):
     """Record one step: an action of the engine (one of the table's ``options``)."""
     _game_or_404(game_id)
     data = body()
-    version = _version(data)
+    version = version_of(data)
     action = {k: v for k, v in data.items() if k != "version"}
     for key in PLAYER_FIELDS:
         if type(action.get(key)) is int:
@@ -134,6 +125,6 @@ def undo(game_id: int):
     unknown = sorted(set(data) - {"version"})
     if unknown:
         raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
-    version = _version(data)
+    version = version_of(data)
     return _step(game_id, lambda: games.undo(get_db(), g.api_referee["id"], game_id,
                                              version))

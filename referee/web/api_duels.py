@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, g, jsonify, request
 from flask_babel import gettext
 
-from referee.rules import N_, RuleError, duel
+from referee.rules import duel
 from referee.rules.duel_json import round_to_dict
 from referee.services import duels as service
 from referee.store import players as rows
-from referee.web.api import body, require_token
+from referee.web.api import body, check_fields, require_token, version_of
 from referee.web.context import get_db
 from referee.web.duels import STALE_OTHER, STALE_ROUND
 
@@ -46,21 +46,6 @@ def _view_or_404(duel_id: int) -> service.DuelView:
     return view
 
 
-def _check_fields(data: dict, allowed: set[str]) -> None:
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
-
-
-def _version(data: dict) -> int | None:
-    value = data.get("version")
-    if value is None:
-        return None
-    if type(value) is not int:
-        raise RuleError(None, N_("%(field)s must be a whole number."), field="version")
-    return value
-
-
 def _stale(err: service.Stale, message: str):
     return jsonify({**duel_json(err.view), "error": gettext(message)}), 409
 
@@ -69,7 +54,7 @@ def _stale(err: service.Stale, message: str):
 def create_duel():
     """Start a duel between players a and b; both pay their cartridge (D4)."""
     data = body()
-    _check_fields(data, {"a", "b"})
+    check_fields(data, {"a", "b"})
     view = service.start(get_db(), g.api_referee["id"], data.get("a"), data.get("b"),
                          tr=gettext)
     return jsonify(duel_json(view)), 201
@@ -98,14 +83,14 @@ def play_round(duel_id: int):
     """Record a round: each side's table card, optional hand card and chance tokens."""
     _view_or_404(duel_id)
     data = body()
-    _check_fields(data, {"a", "b", "version"})
+    check_fields(data, {"a", "b", "version"})
     for side in duel.SIDES:
         if isinstance(data.get(side), dict):
-            _check_fields(data[side], PLAY_FIELDS)
+            check_fields(data[side], PLAY_FIELDS)
     action = duel.action_from_dict({"type": "round", "a": data.get("a"), "b": data.get("b")})
     try:
         view = service.record(get_db(), g.api_referee["id"], duel_id, action,
-                              _version(data), tr=gettext)
+                              version_of(data), tr=gettext)
     except service.Stale as err:
         return _stale(err, STALE_ROUND)
     return jsonify(duel_json(view))
@@ -116,12 +101,12 @@ def decide_extension(duel_id: int):
     """Record the D12 decision: true continues and pays a cartridge, false refuses."""
     _view_or_404(duel_id)
     data = body()
-    _check_fields(data, {"a", "b", "version"})
+    check_fields(data, {"a", "b", "version"})
     action = duel.action_from_dict({"type": "extension", "a": data.get("a"),
                                     "b": data.get("b")})
     try:
         view = service.record(get_db(), g.api_referee["id"], duel_id, action,
-                              _version(data), tr=gettext)
+                              version_of(data), tr=gettext)
     except service.Stale as err:
         return _stale(err, STALE_OTHER)
     return jsonify(duel_json(view))
@@ -133,9 +118,9 @@ def undo_duel(duel_id: int):
     _view_or_404(duel_id)
     data = request.get_json(silent=True)
     data = data if isinstance(data, dict) else {}
-    _check_fields(data, {"version"})
+    check_fields(data, {"version"})
     try:
-        view = service.undo(get_db(), g.api_referee["id"], duel_id, _version(data),
+        view = service.undo(get_db(), g.api_referee["id"], duel_id, version_of(data),
                             tr=gettext)
     except service.Stale as err:
         return _stale(err, STALE_OTHER)

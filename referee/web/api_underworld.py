@@ -10,7 +10,7 @@ from referee.rules import underworld as uw
 from referee.services import games
 from referee.services import underworld as service
 from referee.store import players as rows
-from referee.web.api import body, player_json, require_token
+from referee.web.api import body, player_json, require_token, version_of
 from referee.web.context import get_db
 from referee.web.underworld import STALE, STALE_LEVEL
 from referee.web.underworld_view import Screen
@@ -73,15 +73,6 @@ def _game_or_404(game_id: int) -> games.Game:
     return game
 
 
-def _version(data: dict) -> int | None:
-    value = data.get("version")
-    if value is None:
-        return None
-    if type(value) is not int:
-        raise RuleError(None, N_("%(field)s must be a whole number."), field="version")
-    return value
-
-
 def _stale(err: games.Stale):
     return jsonify({**game_json(err.game), "error": gettext(STALE)}), 409
 
@@ -120,7 +111,7 @@ def act(game_id: int):
     """Apply one action (``kind`` and its fields, optional ``version``)."""
     _game_or_404(game_id)
     data = dict(body())
-    version = _version(data)
+    version = version_of(data)
     data.pop("version", None)
     if not isinstance(data.get("kind"), str):  # the engine looks the kind up by name
         data["kind"] = str(data.get("kind"))
@@ -144,7 +135,7 @@ def undo(game_id: int):
     if unknown:
         raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
     try:
-        game = games.undo(get_db(), g.api_referee["id"], game_id, _version(data))
+        game = games.undo(get_db(), g.api_referee["id"], game_id, version_of(data))
     except games.Stale as err:
         return _stale(err)
     return jsonify(game_json(game))
@@ -165,7 +156,7 @@ def quick_fight():
     try:
         done = service.quick_fight(db, g.api_referee["id"], data["player"],
                                    data.get("bonuses", 0), data.get("strength"),
-                                   _version(data), reason)
+                                   version_of(data), reason)
     except service.PlayerStale as err:
         return jsonify({"error": gettext(STALE_LEVEL, player=err.row["character"]),
                         "player": player_json(err.row)}), 409
