@@ -18,7 +18,7 @@ from referee.rules import N_, RuleError, duel, stats
 from referee.rules import duel_model as model
 from referee.rules.cards import sort_codes
 from referee.rules.duel import Duelist, DuelState, Extension, Round
-from referee.services.players import _save, _wound_clock
+from referee.services.players import record_change, wound_started
 from referee.store import duels as store
 from referee.store import events, write
 from referee.store import players as rows
@@ -165,7 +165,7 @@ def _affect(db: Database, referee_id: int | None, player_id: int, effect: dict,
     # heavy wound at 0 HP; a row changed elsewhere mid-duel is refused, never broken.
     sheet = stats.adjust(rows.sheet(row), deltas) if deltas else rows.sheet(row)
     new: dict = asdict(sheet)
-    new["wounded_at"] = _wound_clock(row, sheet.status)
+    new["wounded_at"] = wound_started(row, sheet.status)
     deck = rows.deck_cards(row)
     for card in effect["surrendered"]:
         if card not in deck:  # D1: surrendered elsewhere since this duel started
@@ -174,7 +174,7 @@ def _affect(db: Database, referee_id: int | None, player_id: int, effect: dict,
     new["duel_deck"] = ",".join(c for c in deck if c not in effect["surrendered"])
     if all(row[k] == v for k, v in new.items()):
         return None
-    return _save(db, row, new, referee_id=referee_id, kind=DUEL, reason=reason)["event_id"]
+    return record_change(db, row, new, referee_id=referee_id, kind=DUEL, reason=reason)["event_id"]
 
 
 def _affect_both(db: Database, referee_id: int | None, view_row: dict, effects: dict,
@@ -258,13 +258,13 @@ def _compensate(db: Database, referee_id: int | None, event_id: int, tr: Transla
         sheet = stats.revert(rows.sheet(row), sheet_changes)
         new.update(asdict(sheet))
         restore = changes.get("wounded_at", {}).get("before")
-        new["wounded_at"] = _wound_clock(row, sheet.status, restore)
+        new["wounded_at"] = wound_started(row, sheet.status, restore)
     if "duel_deck" in changes:
         before = set(filter(None, (changes["duel_deck"]["before"] or "").split(",")))
         after = set(filter(None, (changes["duel_deck"]["after"] or "").split(",")))
         # D1: a card comes back only because its laying is undone.
         new["duel_deck"] = ",".join(sort_codes({*rows.deck_cards(row), *(before - after)}))
-    saved = _save(db, row, new, referee_id=referee_id, kind=DUEL_UNDO,
+    saved = record_change(db, row, new, referee_id=referee_id, kind=DUEL_UNDO,
                   reason=tr(REASON_UNDO, reason=event["reason"]), undoes=event_id)
     return saved["event_id"]
 

@@ -128,7 +128,7 @@ def _missing(player_id: int) -> RuleError:
                      id=player_id)
 
 
-def _save(db: Database, row: dict, new: dict, *, referee_id: int | None, kind: str,
+def record_change(db: Database, row: dict, new: dict, *, referee_id: int | None, kind: str,
           reason: str, undoes: int | None = None) -> dict:
     """Write the changed fields and their event; bump the version. Inside write()."""
     changes = _diff(row, new)
@@ -143,7 +143,7 @@ def _save(db: Database, row: dict, new: dict, *, referee_id: int | None, kind: s
     return result
 
 
-def _wound_clock(before: dict, status: str, restore: str | None = None) -> str | None:
+def wound_started(before: dict, status: str, restore: str | None = None) -> str | None:
     """When the heavy wound began (D10): kept while it lasts, cleared when it ends."""
     if status != stats.HEAVY_WOUND:
         return None
@@ -159,8 +159,8 @@ def _change_locked(db: Database, referee_id: int | None, player_id: int, kind: s
         raise _missing(player_id)
     sheet = rule(rows.sheet(row))
     new = asdict(sheet)
-    new["wounded_at"] = _wound_clock(row, sheet.status)
-    return _save(db, row, new, referee_id=referee_id, kind=kind, reason=reason)
+    new["wounded_at"] = wound_started(row, sheet.status)
+    return record_change(db, row, new, referee_id=referee_id, kind=kind, reason=reason)
 
 
 def change_sheet(db: Database, referee_id: int | None, player_id: int, kind: str,
@@ -230,8 +230,8 @@ def edit(db: Database, referee_id: int | None, player_id: int, data: dict,
                 "chance": min(row["chance"], new.get("chance_max", row["chance_max"])),
             })
             new.update(asdict(sheet))
-            new["wounded_at"] = _wound_clock(row, sheet.status)
-        return _save(db, row, new, referee_id=referee_id, kind="edit", reason=reason)
+            new["wounded_at"] = wound_started(row, sheet.status)
+        return record_change(db, row, new, referee_id=referee_id, kind="edit", reason=reason)
 
 
 def reissue(db: Database, referee_id: int | None, player_id: int, reason: str = "") -> dict:
@@ -272,7 +272,7 @@ def undo(db: Database, referee_id: int | None, event_id: int, reason: str = "") 
             sheet = stats.revert(rows.sheet(row), sheet_changes)
             new.update(asdict(sheet))
             restore = changes.get("wounded_at", {}).get("before")
-            new["wounded_at"] = _wound_clock(row, sheet.status, restore)
+            new["wounded_at"] = wound_started(row, sheet.status, restore)
         for name, change in changes.items():
             if name in rows.SHEET_FIELDS or name == "wounded_at":
                 continue
@@ -281,5 +281,5 @@ def undo(db: Database, referee_id: int | None, event_id: int, reason: str = "") 
             elif row[name] != change["before"]:
                 raise RuleError(None, N_("%(field)s has changed since; undo the later "
                                          "change first."), field=name)
-        return _save(db, row, new, referee_id=referee_id, kind="undo",
+        return record_change(db, row, new, referee_id=referee_id, kind="undo",
                      reason=reason, undoes=event_id)
