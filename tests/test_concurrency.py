@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
@@ -33,3 +34,24 @@ def test_200_concurrent_cartridge_taps_from_16_clients_add_exactly_200(live_serv
     taps = db.execute("SELECT count(*) FROM events WHERE kind='adjust' AND player_id=?",
                       [player["id"]]).fetchone()[0]
     assert taps == 200
+
+
+def test_racing_undos_of_one_event_give_one_200_and_the_rest_409(live_server, db, player):
+    _, body = call(live_server, "POST", "/api/v1/token", {"name": "ref", "password": "ref-pass"})
+    token = body["token"]
+    call(live_server, "POST", f"/api/v1/players/{player['id']}/adjust", {"hp": -1}, token)
+    _, history = call(live_server, "GET", f"/api/v1/players/{player['id']}/events", None, token)
+    path = f"/api/v1/events/{history[0]['id']}/undo"
+
+    def undo(_):
+        try:
+            return call(live_server, "POST", path, {}, token)[0]
+        except urllib.error.HTTPError as err:
+            return err.code
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = sorted(pool.map(undo, range(8)))
+
+    assert statuses == [200] + [409] * 7
+    assert db["players"].get(player["id"])["hp"] == 3
+    assert db.execute("SELECT count(*) FROM events WHERE kind='undo'").fetchone()[0] == 1

@@ -253,6 +253,10 @@ def reissue(db: Database, referee_id: int | None, player_id: int, reason: str = 
 UNDOABLE = {"adjust", "set", "heal", "death", "edit"}
 
 
+class AlreadyUndone(RuleError):
+    """A second undo of one event: the screen or client was stale (the API answers 409)."""
+
+
 def undo(db: Database, referee_id: int | None, event_id: int, reason: str = "") -> dict:
     """Append the compensating event of event_id; the original stays in the log."""
     with write(db):
@@ -260,7 +264,7 @@ def undo(db: Database, referee_id: int | None, event_id: int, reason: str = "") 
         if event is None:
             raise RuleError(None, N_("No such event: reload the history."))
         if event["undone_by"]:
-            raise RuleError(None, N_("This change was already undone."))
+            raise AlreadyUndone(None, N_("This change was already undone."))
         if event["undoes"] or event["kind"] not in UNDOABLE or event["player_id"] is None:
             raise RuleError(None, N_("This kind of entry cannot be undone; "
                                      "make the opposite change instead."))

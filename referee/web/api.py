@@ -12,6 +12,7 @@ from referee.store import events, referees
 from referee.store import players as rows
 from referee.web.context import get_db, public_base
 from referee.web.errors import error_response
+from referee.web.i18n import rule_message
 from referee.web.openapi import spec
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -245,9 +246,11 @@ def undo(event_id: int):
     event = events.get(db, event_id)
     if event is None:
         abort(404)
-    if event["undone_by"]:
-        return error_response(gettext("This change was already undone."), 409)
     data = request.get_json(silent=True)
     reason = _reason(data) if isinstance(data, dict) else ""
-    row = service.undo(db, g.api_referee["id"], event_id, reason)
+    try:
+        row = service.undo(db, g.api_referee["id"], event_id, reason)
+    except service.AlreadyUndone as err:
+        # checked inside the write, so two racing undos get one 200 and one 409
+        return error_response(rule_message(err), 409)
     return jsonify(player_json(row))
