@@ -1,10 +1,15 @@
-"""The demo event: referees (demo / demo among them) and a dozen players with history."""
+"""The demo event: referees (demo / demo among them), a dozen players with history and
+one finished duel."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from babel.support import Translations
 from sqlite_utils import Database
 
-from referee.services import players
+from referee.rules.duel import Play, Round
+from referee.services import duels, players
 from referee.store import referees, settings, write
 from referee.web.auth import add_referee
 
@@ -52,4 +57,21 @@ def load(db: Database) -> int:
     players.adjust(db, anna, ids[8], {"hp": -3}, "расстрел")
     players.kill(db, anna, ids[8], "истёк кровью")
     players.set_exact(db, demo, ids[6], {"cartridges": 4}, "обыск")
+    _duel(db, anna, ids[9], ids[10])
     return len(rows)
+
+
+def _duel(db: Database, referee_id: int, a_id: int, b_id: int) -> None:
+    """A finished duel, so the duel list and both sheets show a record (D4–D14)."""
+    russian = Translations.load(str(Path(__file__).parent / "translations"), ["ru"])
+
+    def tr(message: str, **params: object) -> str:
+        return russian.gettext(message) % params if params else russian.gettext(message)
+
+    duel_id = duels.start(db, referee_id, a_id, b_id, tr=tr).id
+    # A wins 2–1: a token spent in vain in round 2, then the Queen of hearts over a 7
+    # beats 10 + 1; A's chance comes back to the maximum (D13).
+    for a, b in ((Play("10S"), Play("8D")),
+                 (Play("9S", tokens=1), Play("KD")),
+                 (Play("7C", hand="QH"), Play("10D", tokens=1))):
+        duels.record(db, referee_id, duel_id, Round(a, b), tr=tr)
