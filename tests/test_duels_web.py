@@ -277,6 +277,8 @@ def test_player_page_lists_duels_and_surrendered_cards_without_duel_undo(referee
     assert f'href="/duels/new?a={player["id"]}"' in section
     assert re.search(r'class="playing suit-H" href="/duels/1"[^>]*>A♥<small>#1</small>',
                      section)
+    history = html.split(f'id="history-{player["id"]}"')[1]
+    assert 'Duel deck −A♥ </span>' in history  # D7: the card that left, not nine codes
     duel_events = [e for (e,) in db.execute(
         "SELECT id FROM events WHERE player_id = ? AND kind = 'duel'", [player["id"]])]
     for event_id in duel_events:
