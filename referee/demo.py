@@ -3,9 +3,6 @@ one finished duel."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from babel.support import Translations
 from sqlite_utils import Database
 
 from referee.rules.duel import Play, Round
@@ -63,15 +60,10 @@ def load(db: Database) -> int:
 
 def _duel(db: Database, referee_id: int, a_id: int, b_id: int) -> None:
     """A finished duel, so the duel list and both sheets show a record (D4–D14)."""
-    russian = Translations.load(str(Path(__file__).parent / "translations"), ["ru"])
-
-    def tr(message: str, **params: object) -> str:
-        return russian.gettext(message) % params if params else russian.gettext(message)
-
-    duel_id = duels.start(db, referee_id, a_id, b_id, tr=tr).id
+    duel_id = duels.start(db, referee_id, a_id, b_id).id
     # A wins 2–1: a token spent in vain in round 2, then the Queen of hearts over a 7
     # beats 10 + 1; A's chance comes back to the maximum (D13).
     for a, b in ((Play("10S"), Play("8D")),
                  (Play("9S", tokens=1), Play("KD")),
                  (Play("7C", hand="QH"), Play("10D", tokens=1))):
-        duels.record(db, referee_id, duel_id, Round(a, b), tr=tr)
+        duels.record(db, referee_id, duel_id, Round(a, b))

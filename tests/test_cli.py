@@ -38,11 +38,11 @@ def test_demo_loads_once_with_the_demo_login(tmp_path, capsys):
     assert referees.authenticate(db, "demo", "demo") is not None
     statuses = {r[0] for r in db.execute("SELECT status FROM players")}
     assert statuses == {"active", "heavy_wound", "dead"}
-    # one finished duel (D11: won 2–1 on rounds), its reasons in the event's Russian
+    # one finished duel (D11: won 2–1 on rounds)
     assert [tuple(r) for r in db.execute("SELECT status, winner, reason FROM duels")] == \
         [("finished", "a", "rounds")]
     reasons = [r[0] for r in db.execute("SELECT reason FROM events WHERE kind = 'duel'")]
-    assert reasons[0] == "дуэль №1, начало" and reasons[-1] == "дуэль №1, раунд 3"
+    assert reasons[0] == "duel #1, start" and reasons[-1] == "duel #1, round 3"
     assert "nothing loaded" in capsys.readouterr().out
 
 

@@ -8,12 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import store
+from referee import notes, store
 from referee.rules import RuleError, duel
 from referee.rules.cards import duel_deck
 from referee.rules.duel import Extension, Play, Round
 from referee.services import duels
 from referee.services import players as players_service
+from referee.store import events
 from referee.store import players as rows
 
 SUITS = ("S", "H", "D", "C")
@@ -183,13 +184,20 @@ def test_duel_log_is_append_only(db, pair):
         [("start", 1, True), ("undo", 2, False)]
 
 
-def test_reasons_are_written_in_the_referees_language(db, pair):
+def test_reasons_are_notes_read_in_each_readers_language(db, pair):
     a, b = pair
-    russian = {"duel #%(duel)s, start": "дуэль №%(duel)s, начало"}
-    duels.start(db, None, a["id"], b["id"],
-                tr=lambda m, **p: russian.get(m, m) % p)
-    reasons = {r for (r,) in db.execute("SELECT reason FROM events WHERE kind = 'duel'")}
-    assert reasons == {"дуэль №1, начало"}
+    view = duels.start(db, None, a["id"], b["id"])
+    duels.undo(db, None, view.id)
+    stored = [events.get(db, e) for (e,) in db.execute(
+        "SELECT id FROM events WHERE player_id = ? AND kind LIKE 'duel%' ORDER BY id",
+        [a["id"]])]
+    # English text for readers that do not render notes, the message and values as data
+    assert [e["reason"] for e in stored] == ["duel #1, start", "undone: duel #1, start"]
+    assert stored[0]["note"] == {"msg": "duel #%(duel)s, start", "params": {"duel": 1}}
+    russian = {"duel #%(duel)s, start": "дуэль №%(duel)s, начало",
+               "undone: %(reason)s": "отменено: %(reason)s"}
+    assert notes.render(stored[1]["note"], lambda m: russian.get(m, m)) == \
+        "отменено: дуэль №1, начало"
 
 
 # Random legal duels through the service ----------------------------------------------

@@ -9,11 +9,12 @@ appends ``duel_undo`` events that compensate each of them. Nothing is ever delet
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from sqlite_utils import Database
 
+from referee.notes import Note, note
 from referee.rules import N_, RuleError, duel, stats
 from referee.rules import duel_model as model
 from referee.rules.cards import sort_codes
@@ -27,7 +28,7 @@ from referee.store.events import now
 CANCELLED = "cancelled"  # the start itself was undone: the duel never happened
 DUEL, DUEL_UNDO = "duel", "duel_undo"  # kinds of the player events
 
-# Reasons written on the player events, in the referee's language (see ``Translate``).
+# Reasons written on the player events as notes, read in each reader's language.
 REASON_START = N_("duel #%(duel)s, start")
 REASON_ROUND = N_("duel #%(duel)s, round %(round)s")
 REASON_EXTENSION = N_("duel #%(duel)s, extension decision")
@@ -39,16 +40,6 @@ WAS_CANCELLED = N_("This duel was cancelled (its start was undone); start a new 
 NOTHING_TO_UNDO = N_("Nothing left to undo in this duel.")
 DEAD_SINCE = N_("%(player)s has been marked dead since; undo the death on their sheet "
                 "first.")
-
-# A gettext-like function: (message, **params) -> text. The web layer passes Flask-Babel's
-# gettext so that event reasons read in the referee's language.
-Translate = Callable[..., str]
-
-
-def english(message: str, **params: object) -> str:
-    """The untranslated message with its placeholders filled."""
-    return message % params if params else message
-
 
 class Stale(Exception):
     """The request named an older version of the duel; nothing was applied."""
@@ -155,7 +146,7 @@ def _effects(before: DuelState | None, after: DuelState) -> dict[str, dict]:
 
 
 def _affect(db: Database, referee_id: int | None, player_id: int, effect: dict,
-            reason: str) -> int | None:
+            reason: Note) -> int | None:
     """Write one duelist's effect on their row and its event; the event id, if any."""
     row = rows.get(db, player_id)
     deltas = {k: effect[k] for k in ("hp", "chance", "cartridges") if effect[k]}
@@ -178,7 +169,7 @@ def _affect(db: Database, referee_id: int | None, player_id: int, effect: dict,
 
 
 def _affect_both(db: Database, referee_id: int | None, view_row: dict, effects: dict,
-                 reason: str) -> list[int]:
+                 reason: Note) -> list[int]:
     ids = [_affect(db, referee_id, view_row[k], effects[k], reason) for k in duel.SIDES]
     return [i for i in ids if i is not None]
 
@@ -199,8 +190,7 @@ def _project(db: Database, duel_id: int, version: int, at: str) -> None:
 # Actions ---------------------------------------------------------------------------
 
 
-def start(db: Database, referee_id: int | None, a_id: int, b_id: int,
-          tr: Translate = english) -> DuelView:
+def start(db: Database, referee_id: int | None, a_id: int, b_id: int) -> DuelView:
     """Open a duel (D4): both pay their cartridge; version 1."""
     with write(db):
         row_a, row_b = _player(db, a_id), _player(db, b_id)
@@ -212,7 +202,7 @@ def start(db: Database, referee_id: int | None, a_id: int, b_id: int,
                                b_start=duel.duelist_to_dict(state.b.start),
                                created_by=referee_id, at=at)
         ids = _affect_both(db, referee_id, {"a": row_a["id"], "b": row_b["id"]},
-                           _effects(None, state), tr(REASON_START, duel=duel_id))
+                           _effects(None, state), note(REASON_START, duel=duel_id))
         store.append(db, duel_id=duel_id, seq=1, kind="start", action={"type": "start"},
                      event_ids=ids, at=at, referee_id=referee_id)
         _project(db, duel_id, 1, at)
@@ -220,7 +210,7 @@ def start(db: Database, referee_id: int | None, a_id: int, b_id: int,
 
 
 def record(db: Database, referee_id: int | None, duel_id: int, action: Round | Extension,
-           version: int | None = None, tr: Translate = english) -> DuelView:
+           version: int | None = None) -> DuelView:
     """Apply a round (D6–D11) or an extension decision (D12) with its effects.
 
     ``version``: the duel version the referee saw; a different one raises Stale and
@@ -232,9 +222,9 @@ def record(db: Database, referee_id: int | None, duel_id: int, action: Round | E
             raise RuleError(None, WAS_CANCELLED)
         after = duel.apply(view.state, action)
         if isinstance(action, Round):
-            kind, reason = "round", tr(REASON_ROUND, duel=duel_id, round=len(after.rounds))
+            kind, reason = "round", note(REASON_ROUND, duel=duel_id, round=len(after.rounds))
         else:
-            kind, reason = "extension", tr(REASON_EXTENSION, duel=duel_id)
+            kind, reason = "extension", note(REASON_EXTENSION, duel=duel_id)
         ids = _affect_both(db, referee_id, view.row, _effects(view.state, after), reason)
         at = now()
         store.append(db, duel_id=duel_id, seq=view.version + 1, kind=kind,
@@ -244,7 +234,7 @@ def record(db: Database, referee_id: int | None, duel_id: int, action: Round | E
     return load(db, duel_id)
 
 
-def _compensate(db: Database, referee_id: int | None, event_id: int, tr: Translate) -> int:
+def _compensate(db: Database, referee_id: int | None, event_id: int) -> int:
     """Append the duel_undo event that reverses one duel event on its player."""
     event = events.get(db, event_id)
     row = rows.get(db, event["player_id"])
@@ -265,19 +255,20 @@ def _compensate(db: Database, referee_id: int | None, event_id: int, tr: Transla
         # D1: a card comes back only because its laying is undone.
         new["duel_deck"] = ",".join(sort_codes({*rows.deck_cards(row), *(before - after)}))
     saved = record_change(db, row, new, referee_id=referee_id, kind=DUEL_UNDO,
-                  reason=tr(REASON_UNDO, reason=event["reason"]), undoes=event_id)
+                           reason=note(REASON_UNDO, reason=event["note"] or event["reason"]),
+                           undoes=event_id)
     return saved["event_id"]
 
 
-def undo(db: Database, referee_id: int | None, duel_id: int, version: int | None = None,
-         tr: Translate = english) -> DuelView:
+def undo(db: Database, referee_id: int | None, duel_id: int, version: int | None = None
+         ) -> DuelView:
     """Take back the duel's latest action and every effect it had on the players."""
     with write(db):
         view = _load_for_write(db, duel_id, version)
         target = view.last
         if target is None:
             raise RuleError(None, NOTHING_TO_UNDO)
-        ids = [_compensate(db, referee_id, e, tr) for e in target["events"]]
+        ids = [_compensate(db, referee_id, e) for e in target["events"]]
         at = now()
         store.append(db, duel_id=duel_id, seq=view.version + 1, kind="undo",
                      action={"type": "undo", "seq": target["seq"]}, event_ids=ids, at=at,

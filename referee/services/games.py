@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
+from referee.notes import Note, note
 from referee.rules import N_, RuleError
 from referee.services import players as player_service
 from referee.store import games as store
@@ -35,6 +36,10 @@ class Kind:
 
 
 KINDS: dict[str, Kind] = {}
+
+# Reasons on the player events a game step causes (the event's kind names the game).
+REASON_STEP = N_("game #%(id)s")
+REASON_UNDO = N_("game #%(id)s, step undone")
 
 
 def register(kind: Kind) -> Kind:
@@ -117,7 +122,7 @@ def _check_version(game: Game, version: int | None) -> None:
 
 
 def _write_effects(db: Database, kind: Kind, game: Game, before: object, after: object,
-                   referee_id: int | None, reason: str) -> None:
+                   referee_id: int | None, reason: Note) -> None:
     if kind.player_effects is None:
         return
     for player_id, deltas in kind.player_effects(before, after).items():
@@ -139,7 +144,7 @@ def act(db: Database, referee_id: int | None, game_id: int, action: object,
         after = kind.apply(game.state, parsed)
         store.append(db, game_id, action=kind.action_to_dict(parsed), referee_id=referee_id)
         _write_effects(db, kind, game, game.state, after, referee_id,
-                       f"{kind.name} #{game_id}")
+                       note(REASON_STEP, id=game_id))
         store.touch(db, game_id, version=game.version + 1,
                     status="finished" if kind.finished(after) else "in_progress")
     return _with_state(db, game_id, after)
@@ -160,7 +165,7 @@ def undo(db: Database, referee_id: int | None, game_id: int, version: int | None
         before = _fold(kind, game.row, game.actions[:-1])
         store.append(db, game_id, action=None, referee_id=referee_id, undoes=latest["id"])
         _write_effects(db, kind, game, game.state, before, referee_id,
-                       f"{kind.name} #{game_id} undo")
+                       note(REASON_UNDO, id=game_id))
         store.touch(db, game_id, version=game.version + 1,
                     status="finished" if kind.finished(before) else "in_progress")
     return _with_state(db, game_id, before)

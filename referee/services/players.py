@@ -8,6 +8,7 @@ from dataclasses import asdict
 
 from sqlite_utils import Database
 
+from referee.notes import Note
 from referee.rules import N_, RuleError, stats
 from referee.rules.cards import duel_deck, parse_suit
 from referee.store import events, write
@@ -129,7 +130,7 @@ def _missing(player_id: int) -> RuleError:
 
 
 def record_change(db: Database, row: dict, new: dict, *, referee_id: int | None, kind: str,
-          reason: str, undoes: int | None = None) -> dict:
+                  reason: str | Note, undoes: int | None = None) -> dict:
     """Write the changed fields and their event; bump the version. Inside write()."""
     changes = _diff(row, new)
     if not changes:
@@ -153,7 +154,7 @@ def wound_started(before: dict, status: str, restore: str | None = None) -> str 
 
 
 def _change_locked(db: Database, referee_id: int | None, player_id: int, kind: str,
-                   rule: Callable[[stats.Sheet], stats.Sheet], reason: str) -> dict:
+                   rule: Callable[[stats.Sheet], stats.Sheet], reason: str | Note) -> dict:
     row = rows.get(db, player_id)
     if row is None:
         raise _missing(player_id)
@@ -164,14 +165,14 @@ def _change_locked(db: Database, referee_id: int | None, player_id: int, kind: s
 
 
 def change_sheet(db: Database, referee_id: int | None, player_id: int, kind: str,
-                 rule: Callable[[stats.Sheet], stats.Sheet], reason: str = "") -> dict:
+                 rule: Callable[[stats.Sheet], stats.Sheet], reason: str | Note = "") -> dict:
     """Apply a stat rule to the newest row, in one transaction with its event."""
     with write(db):
         return _change_locked(db, referee_id, player_id, kind, rule, reason)
 
 
 def apply_in_transaction(db: Database, referee_id: int | None, player_id: int, deltas: dict,
-                         *, kind: str, reason: str = "") -> dict:
+                         *, kind: str, reason: str | Note = "") -> dict:
     """Stat deltas a game action causes, written inside that action's transaction."""
     return _change_locked(db, referee_id, player_id, kind,
                           lambda s: stats.adjust(s, deltas), reason)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from sqlite_utils import Database
 
 from referee.decks import DeckError, UnknownDeck, load_all, load_deck
+from referee.notes import Note
 from referee.rules import N_, RuleError, stats
 from referee.rules import underworld as uw
 from referee.rules.stats import LEVEL_MAX, LEVEL_MIN
@@ -359,8 +360,12 @@ def preview_quick(db: Database, player_id: object, bonuses: object, strength: ob
     return uw.quick_fight(row["level"], parse_bonuses(bonuses), parse_strength(strength))
 
 
+# The reason on the level event of a quick fight (a note: read in each reader's language).
+QUICK_REASON = N_("Quick fight: %(bonuses)s against strength %(strength)s")
+
+
 def quick_fight(db: Database, referee_id: int | None, player_id: object, bonuses: object,
-                strength: object, version: int | None, reason: str) -> QuickResult:
+                strength: object, version: int | None, reason: str | Note) -> QuickResult:
     """U7–U8 from numbers alone on a registry player's level, as a normal level event.
 
     The fight is scored against the level the referee saw: if the sheet changed since

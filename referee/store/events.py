@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
+from referee.notes import Note, is_note, render
 from referee.store.db import fetch
 
 
@@ -22,22 +23,31 @@ def record(
     player_id: int | None,
     kind: str,
     changes: dict,
-    reason: str = "",
+    reason: str | Note = "",
     undoes: int | None = None,
     at: str | None = None,
 ) -> int:
-    """Append one event and return its id. Call inside store.write()."""
+    """Append one event and return its id. Call inside store.write().
+
+    ``reason`` is the referee's words, or a note the app made (:mod:`referee.notes`):
+    a note is stored as data for each reader's language, and its English text in
+    ``reason`` for readers that do not render notes.
+    """
+    note = reason if is_note(reason) else None
+    if note is not None:
+        reason = render(note)
     # Plain SQL: this runs on every tap, and sqlite-utils' insert() re-reads the schema.
     cursor = db.execute(
-        "INSERT INTO events (at, referee_id, player_id, kind, changes, reason, undoes) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO events (at, referee_id, player_id, kind, changes, reason, undoes, note) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [at or now(), referee_id, player_id, kind,
-         json.dumps(changes, ensure_ascii=False, sort_keys=True), reason or "", undoes])
+         json.dumps(changes, ensure_ascii=False, sort_keys=True), reason or "", undoes,
+         json.dumps(note, ensure_ascii=False, sort_keys=True) if note is not None else None])
     return cursor.lastrowid
 
 
 _SELECT = """
-SELECT e.id, e.at, e.kind, e.changes, e.reason, e.undoes, e.player_id, e.referee_id,
+SELECT e.id, e.at, e.kind, e.changes, e.reason, e.note, e.undoes, e.player_id, e.referee_id,
        r.name AS referee, p.character AS character,
        (SELECT u.id FROM events u WHERE u.undoes = e.id) AS undone_by
 FROM events e
@@ -49,6 +59,7 @@ LEFT JOIN players p ON p.id = e.player_id
 def _row(row: dict) -> dict:
     row = dict(row)
     row["changes"] = json.loads(row["changes"])
+    row["note"] = json.loads(row["note"]) if row["note"] else None
     return row
 
 

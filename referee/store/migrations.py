@@ -235,3 +235,15 @@ def m004_berserk_squads(db: Database) -> None:
         db.execute(f"CREATE TRIGGER berserk_squad_edits_no_{verb.lower()} BEFORE {verb} ON "
                    "berserk_squad_edits BEGIN SELECT RAISE(ABORT, 'squad edits are "
                    "append-only'); END")
+
+
+@migrations()
+def m005_event_notes(db: Database) -> None:
+    """``events.note``: a reason the app wrote itself, kept as its message and values.
+
+    ``reason`` stays the text as written (English for app-made reasons); ``note`` holds
+    ``{"msg": msgid, "params": {...}}`` so every reader sees it in their own language.
+    Older app-made events keep the text they were written with. Adding a column does not
+    touch existing rows, so the append-only triggers stand.
+    """
+    db.execute("ALTER TABLE events ADD COLUMN note TEXT")

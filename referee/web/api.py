@@ -12,7 +12,7 @@ from referee.store import events, referees
 from referee.store import players as rows
 from referee.web.context import get_db, public_base
 from referee.web.errors import error_response
-from referee.web.i18n import rule_message
+from referee.web.i18n import event_reason, rule_message
 from referee.web.openapi import spec
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -91,7 +91,7 @@ def event_json(event: dict) -> dict:
         "player_id": event["player_id"],
         "kind": event["kind"],
         "changes": event["changes"],
-        "reason": event["reason"] or "",
+        "reason": event_reason(event) or "",
         "undoes": event["undoes"],
         "undone_by": event["undone_by"],
     }

@@ -55,8 +55,7 @@ def create_duel():
     """Start a duel between players a and b; both pay their cartridge (D4)."""
     data = body()
     check_fields(data, {"a", "b"})
-    view = service.start(get_db(), g.api_referee["id"], data.get("a"), data.get("b"),
-                         tr=gettext)
+    view = service.start(get_db(), g.api_referee["id"], data.get("a"), data.get("b"))
     return jsonify(duel_json(view)), 201
 
 
@@ -90,7 +89,7 @@ def play_round(duel_id: int):
     action = duel.action_from_dict({"type": "round", "a": data.get("a"), "b": data.get("b")})
     try:
         view = service.record(get_db(), g.api_referee["id"], duel_id, action,
-                              version_of(data), tr=gettext)
+                              version_of(data))
     except service.Stale as err:
         return _stale(err, STALE_ROUND)
     return jsonify(duel_json(view))
@@ -106,7 +105,7 @@ def decide_extension(duel_id: int):
                                     "b": data.get("b")})
     try:
         view = service.record(get_db(), g.api_referee["id"], duel_id, action,
-                              version_of(data), tr=gettext)
+                              version_of(data))
     except service.Stale as err:
         return _stale(err, STALE_OTHER)
     return jsonify(duel_json(view))
@@ -120,8 +119,7 @@ def undo_duel(duel_id: int):
     data = data if isinstance(data, dict) else {}
     check_fields(data, {"version"})
     try:
-        view = service.undo(get_db(), g.api_referee["id"], duel_id, version_of(data),
-                            tr=gettext)
+        view = service.undo(get_db(), g.api_referee["id"], duel_id, version_of(data))
     except service.Stale as err:
         return _stale(err, STALE_OTHER)
     return jsonify(duel_json(view))

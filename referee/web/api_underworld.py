@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, g, jsonify, request
 from flask_babel import gettext
 
+from referee.notes import note
 from referee.rules import N_, RuleError
 from referee.rules import underworld as uw
 from referee.services import games
@@ -151,8 +152,8 @@ def quick_fight():
     db = get_db()
     if type(data.get("player")) is not int or rows.get(db, data["player"]) is None:
         abort(404)
-    reason = gettext("Quick fight: %(bonuses)s against strength %(strength)s",
-                     bonuses=str(data.get("bonuses", 0)), strength=str(data.get("strength")))
+    reason = note(service.QUICK_REASON, bonuses=str(data.get("bonuses", 0)),
+                  strength=str(data.get("strength")))
     try:
         done = service.quick_fight(db, g.api_referee["id"], data["player"],
                                    data.get("bonuses", 0), data.get("strength"),

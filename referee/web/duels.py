@@ -266,7 +266,7 @@ def create():
     a_id = request.form.get("a", type=int)
     b_id = request.form.get("b", type=int)
     try:
-        view = service.start(get_db(), current_referee()["id"], a_id, b_id, tr=gettext)
+        view = service.start(get_db(), current_referee()["id"], a_id, b_id)
     except RuleError as err:
         page = new_view(a_id, b_id, error=rule_message(err))
         return render_template("duels/new.html", **page), 422
@@ -296,7 +296,7 @@ def rounds(duel_id: int):
     def step():
         view = _view_or_404(duel_id)
         return service.record(get_db(), referee["id"], duel_id, round_of(view, picks),
-                              _version(), tr=gettext)
+                              _version())
 
     return write_step(duel_id, step, picks, STALE_ROUND)
 
@@ -311,8 +311,7 @@ def extension(duel_id: int):
         if choice is None:
             raise RuleError("D12", model.EXTENSION_SHAPE)
         action = Extension(a=choice[0], b=choice[1])
-        return service.record(get_db(), referee["id"], duel_id, action, _version(),
-                              tr=gettext)
+        return service.record(get_db(), referee["id"], duel_id, action, _version())
 
     return write_step(duel_id, step)
 
@@ -322,4 +321,4 @@ def undo(duel_id: int):
     """Take back the duel's latest action and all of its effects on the players."""
     referee = current_referee()
     return write_step(duel_id, lambda: service.undo(get_db(), referee["id"], duel_id,
-                                                    _version(), tr=gettext))
+                                                    _version()))

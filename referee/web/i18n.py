@@ -7,6 +7,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, make_response, redirect, request, url_for
 from flask_babel import Babel, get_locale, gettext, lazy_gettext
 
+from referee import notes
 from referee.rules import RuleError
 
 LANGUAGES = ("ru", "en")
@@ -50,6 +51,12 @@ def field_label(name: str) -> str:
     return str(label) if label is not None else name
 
 
+def event_reason(event: dict) -> str:
+    """Why an event happened, in the reader's language: an app-made note is rendered
+    now; a referee's own words are shown as written."""
+    return notes.render(event["note"], gettext) if event.get("note") else event["reason"]
+
+
 def rule_message(err: RuleError) -> str:
     """A refusal in the user's language, with the rule id in front when there is one."""
     params = {k: field_label(v) if k == "field" and isinstance(v, str) else v
@@ -78,5 +85,6 @@ def init_app(app: Flask) -> None:
           default_translation_directories=str(TRANSLATIONS))
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["field_label"] = field_label
+    app.jinja_env.globals["event_reason"] = event_reason
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.register_blueprint(bp)

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
+from referee.notes import note
 from referee.rules import N_, RuleError
 from referee.rules import underworld as uw
 from referee.services import games
@@ -321,8 +322,8 @@ def quick_settle():
     form = request.form
     player_id = form.get("player", type=int)
     keep = {"bonuses": form.get("bonuses", ""), "strength": form.get("strength", "")}
-    fight = gettext("Quick fight: %(bonuses)s against strength %(strength)s",
-                    bonuses=keep["bonuses"].strip() or "0", strength=keep["strength"].strip())
+    fight = note(service.QUICK_REASON, bonuses=keep["bonuses"].strip() or "0",
+                 strength=keep["strength"].strip())
     try:
         done = service.quick_fight(get_db(), current_referee()["id"], player_id,
                                    form.get("bonuses", ""), form.get("strength", ""),
