@@ -231,7 +231,7 @@ BAD = [
     # (case, file text, line, message fragment)
     ("toml-syntax", castle('[[cards]]\ncode = "M07\n'), 8, "TOML syntax"),
     ("wrong-type", castle(M07.format(strength='"seven"')), 12,
-     "card M07: strength must be a whole number"),
+     "U3: Card M07: strength must be a whole number"),  # the engine's own words and rule
     ("missing-field", castle(M07.replace("strength = {strength}\n", "")), 7,
      "strength is missing"),
     ("out-of-range", castle(M07.format(strength=150)), 12, "from 0 to 99"),

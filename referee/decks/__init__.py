@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from typing import Any
 from referee.decks import kinds
 from referee.decks.kinds import KINDS, CoupCard, PlayingCard, Problem
 from referee.decks.source import DeckError, Locator, read
+from referee.rules import N_, RuleError
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS_DIR = ROOT / "printables" / "decks"
@@ -53,7 +54,16 @@ __all__ = [
 
 
 class UnknownDeck(LookupError):
-    """No deck file has that name."""
+    """No deck file has that name; ``part`` says so (an ``N_`` sentence and its params),
+    ``str()`` in English."""
+
+    def __init__(self, message: str, **params: object) -> None:
+        self.part = RuleError(None, message, **params)
+        super().__init__(self.part.text)
+
+    def describe(self, say: Callable[[RuleError], str] = str) -> str:
+        """The complaint put into words by ``say`` (the web passes ``rule_message``)."""
+        return say(self.part)
 
 
 @dataclass(frozen=True)
@@ -122,32 +132,37 @@ class Deck:
 def _deck_table(data: dict, path: Path, where: Locator) -> dict:
     deck = data.get("deck")
     if not isinstance(deck, dict):
-        raise DeckError(path, 1, "the [deck] table is missing; start the file with [deck] "
-                                 "and its name, kind, title_en and title_ru")
+        raise DeckError(path, 1, N_("the [deck] table is missing; start the file with [deck] "
+                                    "and its name, kind, title_en and title_ru"))
     for key in data:
         if key not in ("deck", "cards"):
             raise DeckError(path, where.top_key(key),
-                            f"unknown top-level key {key!r}; only [deck] and [[cards]] "
-                            "belong here")
+                            N_("unknown top-level key %(value)s; only [deck] and [[cards]] "
+                               "belong here"), value=repr(key))
     for key in deck:
         if key not in _DECK_KEYS:
             raise DeckError(path, where.deck_key(key),
-                            f"[deck]: unknown key {key!r}; use {', '.join(sorted(_DECK_KEYS))}")
+                            N_("[deck]: unknown key %(value)s; use %(allowed)s"),
+                            value=repr(key), allowed=", ".join(sorted(_DECK_KEYS)))
     for key in ("name", "kind", "title_en", "title_ru"):
         if key not in deck:
-            raise DeckError(path, where.deck, f"[deck]: {key} is missing; add it")
+            raise DeckError(path, where.deck, N_("[deck]: %(key)s is missing; add it"), key=key)
         if not isinstance(deck[key], str) or not deck[key].strip():
-            raise DeckError(path, where.deck_key(key), f"[deck]: {key} must be non-empty text")
+            raise DeckError(path, where.deck_key(key),
+                            N_("[deck]: %(key)s must be non-empty text"), key=key)
     if deck["name"] != path.stem:
         raise DeckError(path, where.deck_key("name"),
-                        f"[deck]: name {deck['name']!r} must equal the file name "
-                        f"{path.stem!r} (rename the file or the deck)")
+                        N_("[deck]: name %(value)s must equal the file name %(file)s "
+                           "(rename the file or the deck)"),
+                        value=repr(deck["name"]), file=repr(path.stem))
     if not _NAME.match(path.stem):
         raise DeckError(path, where.deck_key("name"),
-                        f"[deck]: name {path.stem!r} must be lowercase letters, digits, - or _")
+                        N_("[deck]: name %(value)s must be lowercase letters, digits, - or _"),
+                        value=repr(path.stem))
     if deck["kind"] not in KINDS:
         raise DeckError(path, where.deck_key("kind"),
-                        f"[deck]: kind {deck['kind']!r} is not known; use {', '.join(KINDS)}")
+                        N_("[deck]: kind %(value)s is not known; use %(kinds)s"),
+                        value=repr(deck["kind"]), kinds=", ".join(KINDS))
     return deck
 
 
@@ -155,18 +170,21 @@ def _back(deck: dict, path: Path, where: Locator) -> Back:
     back = deck.get("back", {})
     if not isinstance(back, dict):
         raise DeckError(path, where.deck_key("back"),
-                        "[deck]: back must be a table: [deck.back] with colour and text")
+                        N_("[deck]: back must be a table: [deck.back] with colour and text"))
     for key in back:
         if key not in _BACK_KEYS:
             raise DeckError(path, where.deck_key(f"back.{key}"),
-                            f"[deck.back]: unknown key {key!r}; use colour and text")
+                            N_("[deck.back]: unknown key %(value)s; use colour and text"),
+                            value=repr(key))
     colour = back.get("colour", DEFAULT_BACK)
     if not isinstance(colour, str) or not _COLOUR.match(colour):
         raise DeckError(path, where.deck_key("back.colour"),
-                        f"[deck.back]: colour must be written like \"#2b3a55\", not {colour!r}")
+                        N_("[deck.back]: colour must be written like \"#2b3a55\", not "
+                           "%(value)s"), value=repr(colour))
     text = back.get("text", f"{deck['title_ru']}\n{deck['title_en']}")
     if not isinstance(text, str):
-        raise DeckError(path, where.deck_key("back.text"), "[deck.back]: text must be text")
+        raise DeckError(path, where.deck_key("back.text"),
+                        N_("[deck.back]: text must be text"))
     return Back(colour.lower(), text)
 
 
@@ -179,28 +197,29 @@ def load_file(path: Path | str) -> Deck:
     back = _back(deck, path, where)
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards:
-        raise DeckError(path, where.deck, "the deck has no cards; add [[cards]] tables")
+        raise DeckError(path, where.deck, N_("the deck has no cards; add [[cards]] tables"))
     entries: list[DeckCard] = []
     lines: dict[str, int] = {}
     for index, raw in enumerate(raw_cards):
         try:
             code = kinds.check_code(index, raw)
             if code in lines:
-                raise Problem(f"card {code}: the code {code} is already used by the card on "
-                              f"line {lines[code]}; give each card its own code "
-                              "(use copies = N for repeats)", "code")
+                raise Problem(N_("card %(code)s: the code %(code)s is already used by the "
+                                 "card on line %(line)s; give each card its own code "
+                                 "(use copies = N for repeats)"), "code",
+                              code=code, line=lines[code])
             copies = kinds.check_copies(code, raw)
             fields = {k: v for k, v in raw.items() if k != "copies"}
             card = kinds.BUILDERS[kind](code, fields)
         except Problem as problem:
-            raise DeckError(path, where.card(index, problem.key), problem.message) from None
+            raise DeckError(path, where.card(index, problem.key), *problem.parts) from None
         lines[code] = where.card(index)
         entries.append(DeckCard(code, copies, card, where.card(index)))
     problems = kinds.deck_problems(kind, [(e.card, e.copies) for e in entries])
     if problems:
         first = problems[0]
         line = where.card(first.index, first.key) if first.index is not None else where.deck
-        raise DeckError(path, line, first.message)
+        raise DeckError(path, line, *first.parts)
     return Deck(deck["name"], kind, deck["title_en"].strip(), deck["title_ru"].strip(), back,
                 tuple(entries), path)
 
@@ -232,7 +251,10 @@ def load_deck(name: str, folders: Iterable[Path | str] | None = None) -> Deck:
     """One deck by name; UnknownDeck lists the names there are."""
     paths = deck_paths(folders)
     if name not in paths:
-        raise UnknownDeck(f"no deck named {name!r}; decks: {', '.join(paths) or 'none'}")
+        if not paths:
+            raise UnknownDeck(N_("no deck named %(name)s; decks: none"), name=repr(name))
+        raise UnknownDeck(N_("no deck named %(name)s; decks: %(decks)s"),
+                          name=repr(name), decks=", ".join(paths))
     return load_file(paths[name])
 
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from referee.rules import RuleError, berserk
+from referee.rules import N_, RuleError, berserk
 from referee.rules import underworld as uw
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, Card, parse_suit
 from referee.rules.coup_model import CHARACTERS
@@ -32,13 +32,27 @@ SUIT_NAMES = {"S": ("spades", "пик"), "H": ("hearts", "червей"),
 
 
 class Problem(Exception):
-    """A card or deck that is wrong; ``key`` is the field to point at, ``index`` the card."""
+    """A card or deck that is wrong; ``key`` is the field to point at, ``index`` the card.
 
-    def __init__(self, message: str, key: str | None = None, index: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    ``parts`` are what ``DeckError`` shows: ``message`` (an English sentence marked with
+    ``N_``, filled from ``params``) or an engine's RuleError as it was raised, then
+    ``more``. ``key`` and ``index`` are positional only, so a message may name its own
+    ``%(key)s``.
+    """
+
+    def __init__(self, message: str | RuleError, key: str | None = None,
+                 index: int | None = None, /, *more: RuleError, **params: object) -> None:
+        first = message if isinstance(message, RuleError) else RuleError(None, message,
+                                                                         **params)
+        self.parts: tuple[RuleError, ...] = (first, *more)
         self.key = key
         self.index = index
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """What is wrong, in English."""
+        return " ".join(str(part) for part in self.parts)
 
 
 @dataclass(frozen=True)
@@ -81,19 +95,23 @@ class CoupCard:
     text_ru: str = ""
 
 
+_MISSING = N_("card %(code)s: %(key)s is missing; add it")
+
+
 def _only(code: str, d: dict, allowed: set[str]) -> None:
     for key in d:
         if key not in allowed:
-            raise Problem(f"card {code}: unknown field {key!r}; remove it or fix its spelling "
-                          f"(fields: {', '.join(sorted(allowed))})", key)
+            raise Problem(N_("card %(code)s: unknown field %(value)s; remove it or fix its "
+                             "spelling (fields: %(allowed)s)"), key,
+                          code=code, value=repr(key), allowed=", ".join(sorted(allowed)))
 
 
 def _text(code: str, d: dict, key: str, required: bool = True) -> str:
     value = d.get(key, None if required else "")
     if not isinstance(value, str) or (required and not value.strip()):
-        missing = key not in d
-        raise Problem(f"card {code}: {key} is missing; add it" if missing else
-                      f"card {code}: {key} must be non-empty text", key)
+        message = _MISSING if key not in d else N_("card %(code)s: %(key)s must be "
+                                                  "non-empty text")
+        raise Problem(message, key, code=code, key=key)
     return value.strip()
 
 
@@ -102,22 +120,23 @@ def playing(code: str, d: dict) -> PlayingCard:
     _only(code, d, {"code", "rank", "suit"})
     for key in ("rank", "suit"):
         if key not in d:
-            raise Problem(f"card {code}: {key} is missing; add it", key)
+            raise Problem(_MISSING, key, code=code, key=key)
     rank = d["rank"]
     if isinstance(rank, int) and not isinstance(rank, bool):
         rank = str(rank)
     if not isinstance(rank, str) or rank.strip().upper() not in RANKS:
-        raise Problem(f"card {code}: rank must be one of {' '.join(RANKS)}, not {d['rank']!r}",
-                      "rank")
+        raise Problem(N_("card %(code)s: rank must be one of %(ranks)s, not %(value)s"),
+                      "rank", code=code, ranks=" ".join(RANKS), value=repr(d["rank"]))
     try:
         suit = parse_suit(d["suit"])
     except RuleError:
-        raise Problem(f"card {code}: suit must be one of S, H, D, C (or ♠ ♥ ♦ ♣), "
-                      f"not {d['suit']!r}", "suit") from None
+        raise Problem(N_("card %(code)s: suit must be one of S, H, D, C (or ♠ ♥ ♦ ♣), "
+                         "not %(value)s"), "suit", code=code, value=repr(d["suit"])) from None
     card = Card(rank.strip().upper(), suit)
     if code != card.code:
-        raise Problem(f"card {code}: the code of the {rank} of {d['suit']} must be "
-                      f"{card.code} (rank, then suit letter)", "code")
+        raise Problem(N_("card %(code)s: the code of the %(rank)s of %(suit)s must be "
+                         "%(canonical)s (rank, then suit letter)"), "code",
+                      code=code, rank=rank, suit=d["suit"], canonical=card.code)
     return PlayingCard(card)
 
 
@@ -130,21 +149,18 @@ def _rule_problem(err: RuleError) -> Problem:
             if word in err.message:
                 key = name
                 break
-    text = err.text
-    # one style for every complaint: "card M07: …", whichever check found it
-    if text.startswith("Card "):
-        text = "card " + text[5:]
-    return Problem(text, key)
+    return Problem(err, key)
 
 
 def castle(code: str, d: dict) -> uw.Card:
     """U1/U3: a monster, item, skill or event, in the Underworld engine's shape."""
     if d.get("kind") == "class":
-        raise Problem(f"card {code}: class cards belong in a class deck file "
-                      "(kind = \"class\" in [deck]), not in the castle deck (U1)", "kind")
+        raise Problem(N_("card %(code)s: class cards belong in a class deck file "
+                         "(kind = \"class\" in [deck]), not in the castle deck (U1)"), "kind",
+                      code=code)
     if "kind" not in d:
-        raise Problem(f"card {code}: kind is missing; add monster, item, skill or event",
-                      "kind")
+        raise Problem(N_("card %(code)s: kind is missing; add monster, item, skill or event"),
+                      "kind", code=code)
     try:
         return uw.card_from_dict(d)
     except RuleError as err:
@@ -155,8 +171,9 @@ def class_card(code: str, d: dict) -> uw.Card:
     """U3/U14: a class card; ``kind`` may be left out in a class deck."""
     d = {"kind": "class", **d}
     if d["kind"] != "class":
-        raise Problem(f"card {code}: only class cards belong in a class deck (U1); "
-                      f"move this {d['kind']} to a castle deck", "kind")
+        raise Problem(N_("card %(code)s: only class cards belong in a class deck (U1); "
+                         "move this %(kind)s to a castle deck"), "kind",
+                      code=code, kind=str(d["kind"]))
     try:
         return uw.card_from_dict(d)
     except RuleError as err:
@@ -170,9 +187,10 @@ def berserk_card(code: str, d: dict) -> berserk.Card:
     """B1–B5, B8: the Berserk engine's card table."""
     try:
         return berserk.card_from_dict(d)
-    except ValueError as err:
+    except berserk.FormatError as err:
+        # "field 'x' must be …" or "unknown field(s) 'x', …": point at (the first) x
         found = _FIELD.search(str(err))
-        raise Problem(str(err), found.group(1) if found else None) from None
+        raise Problem(err.message, found.group(1) if found else None, **err.params) from None
 
 
 _COUP_CHARACTER = {"code", "role", "character", "name_en", "name_ru", "power_en", "power_ru",
@@ -188,13 +206,14 @@ def coup(code: str, d: dict) -> CoupCard:
         texts = {k: _text(code, d, k) for k in ("name_en", "name_ru", "text_en", "text_ru")}
         return CoupCard(code=code, role="aid", **texts)
     if role != "character":
-        raise Problem(f"card {code}: role must be \"character\" or \"aid\", not {role!r}",
-                      "role")
+        raise Problem(N_("card %(code)s: role must be \"character\" or \"aid\", not %(value)s"),
+                      "role", code=code, value=repr(role))
     _only(code, d, _COUP_CHARACTER)
     character = d.get("character")
     if character not in CHARACTERS:
-        raise Problem(f"card {code}: character must be one of {', '.join(CHARACTERS)}, "
-                      f"not {character!r}", "character")
+        raise Problem(N_("card %(code)s: character must be one of %(characters)s, "
+                         "not %(value)s"), "character",
+                      code=code, characters=", ".join(CHARACTERS), value=repr(character))
     texts = {k: _text(code, d, k) for k in sorted(_COUP_CHARACTER - {"code", "role",
                                                                      "character"})}
     return CoupCard(code=code, role="character", character=character, **texts)
@@ -209,14 +228,16 @@ BUILDERS: dict[str, Callable[[str, dict], object]] = {
 def check_code(index: int, d: object) -> str:
     """Every kind: a table with a short code (what the referee taps on the phone)."""
     if not isinstance(d, dict):
-        raise Problem(f"card {index + 1} must be a table of fields ([[cards]])", None)
+        raise Problem(N_("card %(number)s must be a table of fields ([[cards]])"), None,
+                      number=index + 1)
     code = d.get("code")
     if code is None:
-        raise Problem(f"card {index + 1}: code is missing; add a short code such as M07",
-                      "code")
+        raise Problem(N_("card %(number)s: code is missing; add a short code such as M07"),
+                      "code", number=index + 1)
     if not isinstance(code, str) or not _CODE.match(code):
-        raise Problem(f"card {index + 1}: code {code!r} is not valid: use 1–16 letters, "
-                      "digits, - or _, starting with a letter or digit (e.g. M07)", "code")
+        raise Problem(N_("card %(number)s: code %(value)s is not valid: use 1–16 letters, "
+                         "digits, - or _, starting with a letter or digit (e.g. M07)"), "code",
+                      number=index + 1, value=repr(code))
     return code
 
 
@@ -224,9 +245,14 @@ def check_copies(code: str, d: dict) -> int:
     """``copies = N`` prints a card N times (all copies share the code)."""
     copies = d.get("copies", 1)
     if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
-        raise Problem(f"card {code}: copies must be a whole number from 1 to {MAX_COPIES}, "
-                      f"not {copies!r}", "copies")
+        raise Problem(N_("card %(code)s: copies must be a whole number from 1 to %(most)s, "
+                         "not %(value)s"), "copies", code=code, most=MAX_COPIES,
+                      value=repr(copies))
     return copies
+
+
+# the label in front of the U1/U2 refusals of a whole deck ("castle deck: U2: …")
+DECK_LABELS = {"castle": N_("castle deck:"), "class": N_("class deck:")}
 
 
 def deck_problems(kind: str, cards: list[tuple[object, int]]) -> list[Problem]:
@@ -236,15 +262,17 @@ def deck_problems(kind: str, cards: list[tuple[object, int]]) -> list[Problem]:
         check = uw.castle_deck_problems if kind == "castle" else uw.class_deck_problems
         problems = check(expanded)
         if problems:
-            return [Problem(f"{kind} deck: " + " ".join(f"{e.rule}: {e.text}" for e in problems))]
+            return [Problem(DECK_LABELS[kind], None, None, *problems)]
         return []
     if kind == "coup":
         seen: dict[str, int] = {}
         for index, (card, _copies) in enumerate(cards):
             if isinstance(card, CoupCard) and card.role == "character":
                 if card.character in seen:
-                    return [Problem(f"card {card.code}: the {card.character} already has "
-                                    f"card {cards[seen[card.character]][0].code}; give "
-                                    "one card more copies instead", "character", index)]
+                    return [Problem(N_("card %(code)s: the %(character)s already has card "
+                                       "%(other)s; give one card more copies instead"),
+                                    "character", index, code=card.code,
+                                    character=card.character,
+                                    other=cards[seen[card.character]][0].code)]
                 seen[card.character] = index
     return []

@@ -10,7 +10,10 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
+
+from referee.rules import N_, RuleError
 
 _CARD_HEADER = re.compile(r"^\s*\[\[\s*cards\s*\]\]\s*(#.*)?$")
 _ANY_HEADER = re.compile(r"^\s*\[")
@@ -20,21 +23,42 @@ _TOML_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)|\s*\(at end of docume
 
 
 class DeckError(ValueError):
-    """A deck file that cannot be used: ``path``, ``line`` (1-based) and ``message``.
+    """A deck file that cannot be used: ``path``, ``line`` (1-based) and ``parts``.
 
-    ``str()`` reads like a compiler message, ``printables/decks/x.toml:12: card M07: …``,
-    so an organizer can jump straight to the line.
+    Each part is a ``RuleError``: an English sentence marked with ``N_`` and its params
+    (rule None), or an engine's refusal as it was raised (its rule id kept), so the web
+    can show it in the organizer's language. ``str()`` reads like a compiler message,
+    ``printables/decks/x.toml:12: card M07: …``, so an organizer can jump straight to
+    the line; the CLI prints it in English.
     """
 
-    def __init__(self, path: Path | str | None, line: int | None, message: str) -> None:
+    def __init__(self, path: Path | str | None, line: int | None,
+                 message: str | RuleError, *more: RuleError, **params: object) -> None:
+        if isinstance(message, RuleError):
+            if params:
+                raise TypeError("params belong to a message, not to a RuleError")
+            first = message
+        else:
+            first = RuleError(None, message, **params)
         self.path = Path(path) if path is not None else None
         self.line = line
-        self.message = message
+        self.parts: tuple[RuleError, ...] = (first, *more)
         super().__init__(str(self))
 
-    def __str__(self) -> str:
+    @property
+    def message(self) -> str:
+        """What is wrong, in English."""
+        return " ".join(str(part) for part in self.parts)
+
+    def describe(self, say: Callable[[RuleError], str] = str) -> str:
+        """``where:line: what``, each part put into words by ``say`` (the web passes
+        ``rule_message`` for the user's language)."""
         where = shown_path(self.path) if self.path is not None else "deck"
-        return f"{where}:{self.line}: {self.message}" if self.line else f"{where}: {self.message}"
+        what = " ".join(say(part) for part in self.parts)
+        return f"{where}:{self.line}: {what}" if self.line else f"{where}: {what}"
+
+    def __str__(self) -> str:
+        return self.describe()
 
 
 def shown_path(path: Path) -> str:
@@ -93,12 +117,13 @@ def read(path: Path) -> tuple[dict, Locator]:
     try:
         raw = path.read_bytes()
     except OSError as err:
-        raise DeckError(path, None, f"cannot read the file: {err.strerror or err}") from None
+        raise DeckError(path, None, N_("cannot read the file: %(reason)s"),
+                        reason=err.strerror or str(err)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
-        raise DeckError(path, line, "the file must be saved as UTF-8 text") from None
+        raise DeckError(path, line, N_("the file must be saved as UTF-8 text")) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -108,6 +133,9 @@ def read(path: Path) -> tuple[dict, Locator]:
             line = int(found.group(1))
         else:
             line = max(1, len(text.splitlines()))
-        plain = _TOML_LINE.sub("", message).strip() or "not valid TOML"
-        raise DeckError(path, line, f"TOML syntax: {plain}") from None
+        # tomllib words its complaint in English only; the frame around it is translated
+        plain = _TOML_LINE.sub("", message).strip()
+        if plain:
+            raise DeckError(path, line, N_("TOML syntax: %(detail)s"), detail=plain) from None
+        raise DeckError(path, line, N_("TOML syntax: not valid TOML")) from None
     return data, Locator(text)

@@ -16,8 +16,9 @@ bp = Blueprint("printing", __name__, url_prefix="/print")
 
 
 def _page(error: str | None = None, status: int = 200):
-    problems: list = []
-    decks = load_all(errors=problems)
+    broken: list[DeckError] = []
+    decks = load_all(errors=broken)
+    problems = [err.describe(rule_message) for err in broken]
     return render_template("print/index.html", players=rows.search(get_db(), "", 100_000),
                            decks=decks.values(), problems=problems, error=error,
                            base=public_base()), status
@@ -64,5 +65,5 @@ def deck():
     except RuleError as err:
         return _page(rule_message(err), 422)
     except (DeckError, UnknownDeck) as err:
-        return _page(str(err), 422)
+        return _page(err.describe(rule_message), 422)
     return _pdf(data, f"{name}.pdf")

@@ -35,7 +35,22 @@ from referee.rules import N_, RuleError
 
 
 class FormatError(ValueError):
-    """A deck file, a stored action or a settings table that is not shaped right."""
+    """A deck file, a stored action or a settings table that is not shaped right.
+
+    Like ``RuleError``, ``message`` may be an English sentence marked with ``N_`` whose
+    ``%(name)s`` placeholders come from ``params``, so a deck file's complaint can be
+    shown in the organizer's language; ``str()`` is always the English text.
+    """
+
+    def __init__(self, message: str, **params: object) -> None:
+        self.message = message
+        self.params = params
+        super().__init__(self.text)
+
+    @property
+    def text(self) -> str:
+        """The English sentence with its placeholders filled."""
+        return self.message % self.params if self.params else self.message
 
 
 class Element(StrEnum):
@@ -213,31 +228,38 @@ _KEYS = frozenset({
     "code", "name_en", "name_ru", "kind", "cost", "x", "elite", "lives", "movement",
     "strike", "elements", "unique", "text_en", "text_ru",
 })
+_TRUE_OR_FALSE = N_("card %(code)s: field '%(key)s' must be true or false, got %(value)s")
 
 
 def card_from_dict(d: Any) -> Card:
     """Build a ``Card`` from one deck-file table; ValueError names the faulty field."""
     if not isinstance(d, dict):
-        raise FormatError(f"a card must be a table of fields, not {type(d).__name__}")
+        raise FormatError(N_("a card must be a table of fields, not %(type)s"),
+                          type=type(d).__name__)
     code = d.get("code")
     if not isinstance(code, str) or not _CODE.match(code):
-        raise FormatError(f"card field 'code' must be 1-20 letters or digits, got {code!r}")
+        raise FormatError(N_("card field 'code' must be 1-20 letters or digits, got %(value)s"),
+                          value=repr(code))
 
-    def bad(field: str, want: str) -> FormatError:
-        return FormatError(f"card {code}: field '{field}' must be {want}, got {d.get(field)!r}")
+    def bad(key: str, message: str, **params: object) -> FormatError:
+        # every message names the card, the field and the value found
+        return FormatError(message, code=code, key=key, value=repr(d.get(key)), **params)
 
     unknown = sorted(set(d) - _KEYS)
     if unknown:
-        raise FormatError(f"card {code}: unknown field(s) {', '.join(map(repr, unknown))}")
+        raise FormatError(N_("card %(code)s: unknown field(s) %(keys)s"),
+                          code=code, keys=", ".join(map(repr, unknown)))
     names = {}
-    for field in ("name_en", "name_ru"):
-        if not isinstance(d.get(field), str) or not d[field].strip():
-            raise bad(field, "a non-empty text")
-        names[field] = d[field].strip()
+    for key in ("name_en", "name_ru"):
+        if not isinstance(d.get(key), str) or not d[key].strip():
+            raise bad(key, N_("card %(code)s: field '%(key)s' must be a non-empty text, "
+                              "got %(value)s"))
+        names[key] = d[key].strip()
     try:
         kind = Kind(d.get("kind", "creature"))
     except ValueError:
-        raise bad("kind", "'creature' or 'artifact'") from None
+        raise bad("kind", N_("card %(code)s: field '%(key)s' must be 'creature' or "
+                             "'artifact', got %(value)s")) from None
 
     cost = d.get("cost")
     variable = cost == "X" or cost == "x"
@@ -245,28 +267,32 @@ def card_from_dict(d: Any) -> Card:
         # B2: an X that cannot be determined counts as 0.
         cost = d.get("x", 0)
         if not _is_count(cost):
-            raise bad("x", "a whole number of 0 or more")
+            raise bad("x", N_("card %(code)s: field '%(key)s' must be a whole number of 0 "
+                              "or more, got %(value)s"))
     elif "x" in d:
-        raise bad("x", "absent unless the cost is 'X'")
+        raise bad("x", N_("card %(code)s: field '%(key)s' must be absent unless the cost "
+                          "is 'X', got %(value)s"))
     elif not _is_count(cost):
-        raise bad("cost", "a whole number of 0 or more, or 'X'")
+        raise bad("cost", N_("card %(code)s: field '%(key)s' must be a whole number of 0 "
+                             "or more, or 'X', got %(value)s"))
     elite = d.get("elite", False)
     if not isinstance(elite, bool):
-        raise bad("elite", "true or false")
+        raise bad("elite", _TRUE_OR_FALSE)
     lives = d.get("lives")
     if not _is_count(lives) or lives < 1:
-        raise bad("lives", "a whole number of 1 or more")
+        raise bad("lives", N_("card %(code)s: field '%(key)s' must be a whole number of 1 "
+                              "or more, got %(value)s"))
 
     locomotion, movement, strike = _creature_fields(d, kind, bad)
     elements = _elements(d.get("elements", []), bad)
     unique = d.get("unique", False)
     if not isinstance(unique, bool):
-        raise bad("unique", "true or false")
+        raise bad("unique", _TRUE_OR_FALSE)
     texts = {}
-    for field in ("text_en", "text_ru"):
-        if not isinstance(d.get(field, ""), str):
-            raise bad(field, "a text")
-        texts[field] = d.get(field, "")
+    for key in ("text_en", "text_ru"):
+        if not isinstance(d.get(key, ""), str):
+            raise bad(key, N_("card %(code)s: field '%(key)s' must be a text, got %(value)s"))
+        texts[key] = d.get(key, "")
     return Card(
         code=code, kind=kind, cost=cost, elite=elite, lives=lives, locomotion=locomotion,
         movement=movement, strike=strike, elements=elements, unique=unique,
@@ -277,9 +303,10 @@ def card_from_dict(d: Any) -> Card:
 def _creature_fields(d: dict, kind: Kind, bad) -> tuple:
     if kind is Kind.ARTIFACT:
         # B4, B5: movement and a simple strike are printed on creatures only.
-        for field in ("movement", "strike"):
-            if field in d:
-                raise bad(field, "absent on an artifact")
+        for key in ("movement", "strike"):
+            if key in d:
+                raise bad(key, N_("card %(code)s: field '%(key)s' must be absent on an "
+                                  "artifact, got %(value)s"))
         return None, None, None
     move = d.get("movement")
     if move in ("flying", "symbiote"):
@@ -287,13 +314,15 @@ def _creature_fields(d: dict, kind: Kind, bad) -> tuple:
     elif _is_count(move):
         locomotion, movement = Locomotion.GROUND, move
     else:
-        raise bad("movement", "a whole number of 0 or more, 'flying' or 'symbiote'")
+        raise bad("movement", N_("card %(code)s: field '%(key)s' must be a whole number of "
+                                 "0 or more, 'flying' or 'symbiote', got %(value)s"))
     raw = d.get("strike")
     if isinstance(raw, str):
         raw = raw.replace("–", "-").split("-")
         raw = [int(p) if p.strip().isdigit() else p for p in raw]
     if not isinstance(raw, (list, tuple)) or len(raw) != 3 or not all(map(_is_count, raw)):
-        raise bad("strike", "three whole numbers X-Y-Z of 0 or more")
+        raise bad("strike", N_("card %(code)s: field '%(key)s' must be three whole numbers "
+                               "X-Y-Z of 0 or more, got %(value)s"))
     return locomotion, movement, SimpleStrike(*raw)
 
 
@@ -301,13 +330,16 @@ def _elements(raw: object, bad) -> frozenset[Element]:
     if isinstance(raw, str):
         raw = [raw]
     if not isinstance(raw, (list, tuple)):
-        raise bad("elements", "a list of elements")
+        raise bad("elements", N_("card %(code)s: field '%(key)s' must be a list of "
+                                 "elements, got %(value)s"))
     if list(raw) == [NEUTRAL]:
         return frozenset()
     try:
         return frozenset(Element(e) for e in raw)
     except ValueError:
-        raise bad("elements", f"a list of {', '.join(ELEMENTS)} (or [] / ['neutral'])") from None
+        raise bad("elements", N_("card %(code)s: field '%(key)s' must be a list of "
+                                 "%(elements)s (or [] / ['neutral']), got %(value)s"),
+                  elements=", ".join(ELEMENTS)) from None
 
 
 def card_to_dict(card: Card) -> dict[str, Any]:
