@@ -248,3 +248,22 @@ def test_U5_event_effects_outside_an_event_are_422_with_the_rule(api, db, ab, fi
     response = action(api, game, **fields)
     assert response.status_code == 422 and response.get_json()["rule"] == "U5"
     assert db["game_actions"].count == 1
+
+
+def test_U2_a_broken_castle_deck_file_is_named_in_the_readers_language(api, db, ab, tmp_path,
+                                                                       monkeypatch):
+    (tmp_path / "broken.toml").write_text(
+        '[deck]\nname = "broken"\nkind = "castle"\ntitle_en = "B"\ntitle_ru = "Б"\n\n'
+        '[[cards]]\ncode = "M07"\nkind = "monster"\nname_en = "T"\nname_ru = "Т"\n'
+        'strength = "seven"\n', encoding="utf-8")
+    monkeypatch.setenv("REFEREE_DECKS", str(tmp_path))
+    a, b = ab
+    body = {**setup_body(a, b), "castle": "broken"}
+    english = api("post", "/api/v1/castle", json=body).get_json()
+    assert english["rule"] == "U2"
+    assert "broken.toml:12: U3: Card M07: strength must be a whole number" in english["error"]
+    russian = api("post", "/api/v1/castle", json=body, headers={"Accept-Language": "ru"})
+    assert russian.status_code == 422
+    assert "broken.toml:12: U3: Карта M07:" in russian.get_json()["error"]
+    assert "must be" not in russian.get_json()["error"]
+    assert db["games"].count == 0

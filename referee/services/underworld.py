@@ -164,7 +164,8 @@ def _deck(name: object, kind: str) -> dict:
     except UnknownDeck:
         raise _no_deck(name, kind) from None
     except DeckError as err:
-        raise RuleError("U2", BAD_DECK, name=name, problem=str(err)) from None
+        # the DeckError itself: the web shows its complaint in the reader's language
+        raise RuleError("U2", BAD_DECK, name=name, problem=err) from None
     if deck.kind != kind:
         raise _no_deck(name, kind)
     return {"name": deck.name, "cards": [{**uw.card_to_dict(e.card), "copies": e.copies}

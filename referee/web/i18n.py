@@ -57,10 +57,20 @@ def event_reason(event: dict) -> str:
     return notes.render(event["note"], gettext) if event.get("note") else event["reason"]
 
 
+def _param(key: str, value: object) -> object:
+    """A refusal's value as the user reads it: a field's label, or a nested complaint
+    (a deck file's error inside a game's refusal) in the user's language too."""
+    if key == "field" and isinstance(value, str):
+        return field_label(value)
+    if isinstance(value, RuleError):
+        return rule_message(value)
+    describe = getattr(value, "describe", None)
+    return describe(rule_message) if callable(describe) else value
+
+
 def rule_message(err: RuleError) -> str:
     """A refusal in the user's language, with the rule id in front when there is one."""
-    params = {k: field_label(v) if k == "field" and isinstance(v, str) else v
-              for k, v in err.params.items()}
+    params = {k: _param(k, v) for k, v in err.params.items()}
     text = gettext(err.message, **params) if params else gettext(err.message)
     return f"{err.rule}: {text}" if err.rule else text
 
