@@ -14,7 +14,7 @@ from referee.store import players as player_rows
 from referee.web.api import body, check_fields, require_token, version_of
 from referee.web.berserk import STALE, localized
 from referee.web.berserk_squads import STALE as SQUAD_STALE
-from referee.web.context import get_db
+from referee.web.context import found_or_404, get_db
 
 bp = Blueprint("api_berserk", __name__, url_prefix="/api/v1/berserk")
 bp.before_request(require_token)
@@ -76,13 +76,6 @@ def battle_json(game: games.Game) -> dict:
                  "deaths": list(e.deaths)} for e in rec.entries],
         "created_at": game.row["created_at"], "updated_at": game.row["updated_at"],
     }
-
-
-def _game_or_404(game_id: int) -> games.Game:
-    game = service.load(get_db(), game_id)
-    if game is None:
-        abort(404)
-    return game
 
 
 def _squad_or_404(squad_id: int) -> dict:
@@ -205,11 +198,11 @@ def create_battle():
 @bp.get("/battles/<int:game_id>")
 def get_battle(game_id: int):
     """One battle: creatures, current properties, and the record."""
-    return jsonify(battle_json(_game_or_404(game_id)))
+    return jsonify(battle_json(found_or_404(service.load, game_id)))
 
 
 def _act(game_id: int, action: dict, version: int | None):
-    _game_or_404(game_id)
+    found_or_404(service.load, game_id)
     try:
         game = games.act(get_db(), g.api_referee["id"], game_id, action, version)
     except games.Stale as err:
@@ -238,7 +231,7 @@ def strike(game_id: int):
 @bp.post("/battles/<int:game_id>/strikes/preview")
 def preview_strike(game_id: int):
     """What a strike would do, as rolled and (in an exchange) lowered; nothing stored."""
-    game = _game_or_404(game_id)
+    game = found_or_404(service.load, game_id)
     data = body()
     check_fields(data, STRIKE_FIELDS | {"version"})
     strike = service.read_action({"type": "strike", **{k: v for k, v in data.items()
@@ -258,7 +251,7 @@ def other_action(game_id: int):
 @bp.post("/battles/<int:game_id>/undo")
 def undo(game_id: int):
     """Take back the latest action that counts; an undo row is appended."""
-    _game_or_404(game_id)
+    found_or_404(service.load, game_id)
     data = request.get_json(silent=True)
     data = data if isinstance(data, dict) else {}
     check_fields(data, {"version"})

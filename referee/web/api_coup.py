@@ -10,7 +10,7 @@ from referee.services import coup as service
 from referee.services import games
 from referee.store import players as rows
 from referee.web.api import body, require_token, version_of
-from referee.web.context import get_db
+from referee.web.context import found_or_404, get_db
 from referee.web.coup import STALE, translator
 from referee.web.errors import error_response
 from referee.web.i18n import rule_message
@@ -51,13 +51,6 @@ def summary_json(row: dict) -> dict:
                                 "updated_at")}
 
 
-def _game_or_404(game_id: int) -> games.Game:
-    game = service.load(get_db(), game_id)
-    if game is None:
-        abort(404)
-    return game
-
-
 def _step(game_id: int, run):
     """Run one write: stale → 409 with the fresh table, refusal → 422 naming players."""
     try:
@@ -65,7 +58,7 @@ def _step(game_id: int, run):
     except games.Stale as err:
         return jsonify({**table_json(err.game), "error": gettext(STALE)}), 409
     except RuleError as err:
-        named = service.named_error(err, service.names(get_db(), _game_or_404(game_id)))
+        named = service.named_error(err, service.names(get_db(), found_or_404(service.load, game_id)))
         return error_response(rule_message(named), 422, err.rule)
     return jsonify(table_json(game))
 
@@ -99,13 +92,13 @@ def list_tables():
 @bp.get("/coup/<int:game_id>")
 def get_table(game_id: int):
     """One table: seats, coins, face-up cards, the question awaited and its options."""
-    return jsonify(table_json(_game_or_404(game_id)))
+    return jsonify(table_json(found_or_404(service.load, game_id)))
 
 
 @bp.post("/coup/<int:game_id>/actions")
 def act(game_id: int):
     """Record one step: an action of the engine (one of the table's ``options``)."""
-    _game_or_404(game_id)
+    found_or_404(service.load, game_id)
     data = body()
     version = version_of(data)
     action = {k: v for k, v in data.items() if k != "version"}
@@ -119,7 +112,7 @@ def act(game_id: int):
 @bp.post("/coup/<int:game_id>/undo")
 def undo(game_id: int):
     """Take back the table's latest step."""
-    _game_or_404(game_id)
+    found_or_404(service.load, game_id)
     data = request.get_json(silent=True)
     data = data if isinstance(data, dict) else {}
     unknown = sorted(set(data) - {"version"})

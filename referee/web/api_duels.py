@@ -10,7 +10,7 @@ from referee.rules.duel_json import round_to_dict
 from referee.services import duels as service
 from referee.store import players as rows
 from referee.web.api import body, check_fields, require_token, version_of
-from referee.web.context import get_db
+from referee.web.context import found_or_404, get_db
 from referee.web.duels import STALE_OTHER, STALE_ROUND
 
 bp = Blueprint("api_duels", __name__, url_prefix="/api/v1")
@@ -37,13 +37,6 @@ def duel_json(view: service.DuelView) -> dict:
         "created_at": view.row["created_at"],
         "updated_at": view.row["updated_at"],
     }
-
-
-def _view_or_404(duel_id: int) -> service.DuelView:
-    view = service.load(get_db(), duel_id)
-    if view is None:
-        abort(404)
-    return view
 
 
 def _stale(err: service.Stale, message: str):
@@ -74,13 +67,13 @@ def list_duels():
 @bp.get("/duels/<int:duel_id>")
 def get_duel(duel_id: int):
     """One duel with its rounds and result."""
-    return jsonify(duel_json(_view_or_404(duel_id)))
+    return jsonify(duel_json(found_or_404(service.load, duel_id)))
 
 
 @bp.post("/duels/<int:duel_id>/rounds")
 def play_round(duel_id: int):
     """Record a round: each side's table card, optional hand card and chance tokens."""
-    _view_or_404(duel_id)
+    found_or_404(service.load, duel_id)
     data = body()
     check_fields(data, {"a", "b", "version"})
     for side in duel.SIDES:
@@ -98,7 +91,7 @@ def play_round(duel_id: int):
 @bp.post("/duels/<int:duel_id>/extension")
 def decide_extension(duel_id: int):
     """Record the D12 decision: true continues and pays a cartridge, false refuses."""
-    _view_or_404(duel_id)
+    found_or_404(service.load, duel_id)
     data = body()
     check_fields(data, {"a", "b", "version"})
     action = duel.action_from_dict({"type": "extension", "a": data.get("a"),
@@ -114,7 +107,7 @@ def decide_extension(duel_id: int):
 @bp.post("/duels/<int:duel_id>/undo")
 def undo_duel(duel_id: int):
     """Take back the duel's latest action and all its effects on the players."""
-    _view_or_404(duel_id)
+    found_or_404(service.load, duel_id)
     data = request.get_json(silent=True)
     data = data if isinstance(data, dict) else {}
     check_fields(data, {"version"})

@@ -12,7 +12,7 @@ from referee.services import games
 from referee.services import underworld as service
 from referee.store import players as rows
 from referee.web.api import body, player_json, require_token, version_of
-from referee.web.context import get_db
+from referee.web.context import found_or_404, get_db
 from referee.web.underworld import STALE, STALE_LEVEL
 from referee.web.underworld_view import Screen
 
@@ -67,13 +67,6 @@ def summary_json(row: dict) -> dict:
     return out
 
 
-def _game_or_404(game_id: int) -> games.Game:
-    game = service.load(get_db(), game_id)
-    if game is None:
-        abort(404)
-    return game
-
-
 def _stale(err: games.Stale):
     return jsonify({**game_json(err.game), "error": gettext(STALE)}), 409
 
@@ -104,13 +97,13 @@ def create_game():
 @bp.get("/castle/<int:game_id>")
 def get_game(game_id: int):
     """One castle game with its state, what is allowed now and its record."""
-    return jsonify(game_json(_game_or_404(game_id)))
+    return jsonify(game_json(found_or_404(service.load, game_id)))
 
 
 @bp.post("/castle/<int:game_id>/actions")
 def act(game_id: int):
     """Apply one action (``kind`` and its fields, optional ``version``)."""
-    _game_or_404(game_id)
+    found_or_404(service.load, game_id)
     data = dict(body())
     version = version_of(data)
     data.pop("version", None)
@@ -129,7 +122,7 @@ def act(game_id: int):
 @bp.post("/castle/<int:game_id>/undo")
 def undo(game_id: int):
     """Undo the latest action (and the passport levels it moved)."""
-    _game_or_404(game_id)
+    found_or_404(service.load, game_id)
     data = request.get_json(silent=True)
     data = data if isinstance(data, dict) else {}
     unknown = sorted(set(data) - {"version"})

@@ -3,7 +3,7 @@ of properties with their history, the record and undo (B1–B14)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext
 
 from referee.rules import N_, RuleError, berserk
@@ -26,7 +26,7 @@ from referee.services import berserk as service
 from referee.services import berserk_squads as squads
 from referee.services import games
 from referee.store import players as player_rows
-from referee.web.context import current_referee, get_db
+from referee.web.context import current_referee, found_or_404, get_db
 from referee.web.i18n import rule_message
 from referee.web.players import is_htmx
 from referee.web.security import referee_required
@@ -256,13 +256,6 @@ def screen(game: games.Game, *, picks: dict | None = None, open_id: str | None =
     }
 
 
-def _game_or_404(game_id: int) -> games.Game:
-    game = service.load(get_db(), game_id)
-    if game is None:
-        abort(404)
-    return game
-
-
 def respond(game: games.Game, status: int = 200, **kwargs):
     """The battle screen: a fragment for htmx, else the page (a 303 after a write)."""
     if is_htmx():
@@ -277,7 +270,7 @@ def respond(game: games.Game, status: int = 200, **kwargs):
 def write_step(game_id: int, make_action, open_id: str | None = None,
                picks: dict | None = None):
     """Apply one action (or undo): refusals are 422 and stale forms 409, with the screen."""
-    _game_or_404(game_id)
+    found_or_404(service.load, game_id)
     referee = current_referee()
     try:
         action = make_action()
@@ -289,7 +282,7 @@ def write_step(game_id: int, make_action, open_id: str | None = None,
     except games.Stale as err:
         return respond(err.game, 409, notice=gettext(STALE), open_id=open_id)
     except RuleError as err:
-        return respond(_game_or_404(game_id), 422, error=localized(err), open_id=open_id,
+        return respond(found_or_404(service.load, game_id), 422, error=localized(err), open_id=open_id,
                        picks=picks)
     return respond(game, open_id=open_id)
 
@@ -359,13 +352,13 @@ def create():
 @referee_required
 def show(game_id: int):
     """The battle as it stands in the database."""
-    return respond(_game_or_404(game_id), open_id=request.args.get("c"))
+    return respond(found_or_404(service.load, game_id), open_id=request.args.get("c"))
 
 
 @bp.post("/<int:game_id>/strike/preview")
 def preview(game_id: int):
     """The strike panel for what is tapped so far: both outcomes, nothing stored."""
-    game = _game_or_404(game_id)
+    game = found_or_404(service.load, game_id)
     version = _version()
     if version is not None and version != game.version:
         response = respond(game, 409, notice=gettext(STALE))
@@ -387,7 +380,7 @@ def strike(game_id: int):
     """Confirm the strike as rolled or, in an exchange, lowered (B11); wounds at once."""
     picks = strike_picks()
     lower = request.form.get("lower") == "1"
-    return write_step(game_id, lambda: strike_of(picks, _game_or_404(game_id).state, lower),
+    return write_step(game_id, lambda: strike_of(picks, found_or_404(service.load, game_id).state, lower),
                       picks=picks)
 
 

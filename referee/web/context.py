@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import TypeVar
 
-from flask import current_app, g, request, session
+from flask import abort, current_app, g, request, session
 from sqlite_utils import Database
 
 from referee import store
@@ -47,3 +49,14 @@ def public_base() -> str:
     """Where phones reach this server: the setting, the --public-url flag, else this host."""
     configured = settings.get(get_db(), "public_url") or current_app.config.get("PUBLIC_URL")
     return (configured or request.host_url).rstrip("/")
+
+
+Found = TypeVar("Found")
+
+
+def found_or_404(load: Callable[[Database, int], Found | None], item_id: int) -> Found:
+    """What ``load`` finds by id in this request's database (a duel, a game), or a 404."""
+    item = load(get_db(), item_id)
+    if item is None:
+        abort(404)
+    return item

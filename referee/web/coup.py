@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import get_translations, gettext
 
 from referee.rules import N_, RuleError, coup
@@ -21,7 +21,7 @@ from referee.rules.coup_model import COSTS, FORCED_COUP, TARGETED
 from referee.services import coup as service
 from referee.services import games
 from referee.store import players as rows
-from referee.web.context import current_referee, get_db
+from referee.web.context import current_referee, found_or_404, get_db
 from referee.web.i18n import rule_message
 from referee.web.players import is_htmx
 from referee.web.security import referee_required
@@ -185,13 +185,6 @@ def screen(game: games.Game, *, act: str | None = None, error: str | None = None
     }
 
 
-def _game_or_404(game_id: int) -> games.Game:
-    game = service.load(get_db(), game_id)
-    if game is None:
-        abort(404)
-    return game
-
-
 def respond(game: games.Game, status: int = 200, **kwargs):
     """The table: the fragment for htmx, else the page (or a 303 after a write)."""
     if is_htmx():
@@ -208,13 +201,13 @@ def _version() -> int | None:
 
 def write_step(game_id: int, step):
     """Run one write; a refusal is 422 and a stale version 409, each with the fresh table."""
-    game = _game_or_404(game_id)
+    game = found_or_404(service.load, game_id)
     try:
         game = step()
     except games.Stale as err:
         return respond(err.game, 409, notice=gettext(STALE))
     except RuleError as err:
-        fresh = _game_or_404(game_id)
+        fresh = found_or_404(service.load, game_id)
         named = service.named_error(err, service.names(get_db(), fresh))
         return respond(fresh, 422, error=rule_message(named))
     return respond(game)
@@ -300,7 +293,7 @@ def show(game_id: int):
 
     ``?act=<action>`` asks for the target of a targeted action: tap a player.
     """
-    return respond(_game_or_404(game_id), act=request.args.get("act"))
+    return respond(found_or_404(service.load, game_id), act=request.args.get("act"))
 
 
 @bp.post("/coup/<int:game_id>/act")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from referee.rules import N_, RuleError, duel
@@ -12,7 +12,7 @@ from referee.rules.duel import Extension, Play, Round
 from referee.services import duels as service
 from referee.store import duels as duel_rows
 from referee.store import players as rows
-from referee.web.context import current_referee, get_db
+from referee.web.context import current_referee, found_or_404, get_db
 from referee.web.i18n import rule_message
 from referee.web.players import is_htmx
 from referee.web.security import referee_required
@@ -171,13 +171,6 @@ def screen(view: service.DuelView, *, picks: dict | None = None, error: str | No
     }
 
 
-def _view_or_404(duel_id: int) -> service.DuelView:
-    view = service.load(get_db(), duel_id)
-    if view is None:
-        abort(404)
-    return view
-
-
 def respond(view: service.DuelView, status: int = 200, **kwargs):
     """The duel screen: the fragment for htmx, else the page (or a 303 after a write)."""
     if is_htmx():
@@ -189,13 +182,13 @@ def respond(view: service.DuelView, status: int = 200, **kwargs):
 
 def write_step(duel_id: int, step, picks: dict | None = None, stale: str = STALE_OTHER):
     """Run one write; a refusal is 422 and a stale version 409, each with the fresh duel."""
-    _view_or_404(duel_id)
+    found_or_404(service.load, duel_id)
     try:
         view = step()
     except service.Stale as err:
         return respond(err.view, 409, notice=gettext(stale))
     except RuleError as err:
-        return respond(_view_or_404(duel_id), 422, picks=picks, error=rule_message(err))
+        return respond(found_or_404(service.load, duel_id), 422, picks=picks, error=rule_message(err))
     return respond(view)
 
 
@@ -277,13 +270,13 @@ def create():
 @referee_required
 def show(duel_id: int):
     """The duel as it stands in the database: the next step, the record, undo."""
-    return respond(_view_or_404(duel_id))
+    return respond(found_or_404(service.load, duel_id))
 
 
 @bp.post("/duels/<int:duel_id>/preview")
 def preview(duel_id: int):
     """The live comparison of totals for the cards tapped so far (changes nothing)."""
-    view = _view_or_404(duel_id)
+    view = found_or_404(service.load, duel_id)
     return render_template("partials/duel_preview.html", **screen(view, picks=picks_from_form()))
 
 
@@ -294,7 +287,7 @@ def rounds(duel_id: int):
     referee = current_referee()
 
     def step():
-        view = _view_or_404(duel_id)
+        view = found_or_404(service.load, duel_id)
         return service.record(get_db(), referee["id"], duel_id, round_of(view, picks),
                               _version())
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import fields
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
@@ -16,7 +16,7 @@ from referee.services import games
 from referee.services import players as player_service
 from referee.services import underworld as service
 from referee.store import players as rows
-from referee.web.context import current_referee, get_db
+from referee.web.context import current_referee, found_or_404, get_db
 from referee.web.i18n import rule_message
 from referee.web.players import is_htmx
 from referee.web.security import referee_required
@@ -46,13 +46,6 @@ def castle_games(player_id: int) -> list[dict]:
 def _version() -> int | None:
     raw = request.form.get("version", "").strip()
     return int(raw) if raw.isdigit() else None
-
-
-def _game_or_404(game_id: int) -> games.Game:
-    game = service.load(get_db(), game_id)
-    if game is None:
-        abort(404)
-    return game
 
 
 def _names(game: games.Game) -> dict[str, str]:
@@ -145,13 +138,13 @@ def respond(game: games.Game, status: int = 200, **kwargs):
 
 def write_step(game_id: int, step):
     """Run one write: a refusal is 422 and a stale version 409, each with the fresh game."""
-    game = _game_or_404(game_id)
+    game = found_or_404(service.load, game_id)
     try:
         game = step(game)
     except games.Stale as err:
         return respond(err.game, 409, notice=gettext(STALE))
     except RuleError as err:
-        return respond(_game_or_404(game_id), 422, error=refusal(err, _names(game)))
+        return respond(found_or_404(service.load, game_id), 422, error=refusal(err, _names(game)))
     return respond(game)
 
 
@@ -230,7 +223,7 @@ def create():
 @referee_required
 def show(game_id: int):
     """The game as it stands in the database: whose turn, what is allowed, the record."""
-    return respond(_game_or_404(game_id), q=request.args.get("q", ""),
+    return respond(found_or_404(service.load, game_id), q=request.args.get("q", ""),
                    whole=request.args.get("record") == "all")
 
 
@@ -238,7 +231,7 @@ def show(game_id: int):
 @referee_required
 def cards(game_id: int):
     """The drawn-card picker, filtered by code or name (changes nothing)."""
-    game, q = _game_or_404(game_id), request.args.get("q", "")
+    game, q = found_or_404(service.load, game_id), request.args.get("q", "")
     view = Screen(game, _names(game))
     return render_template("partials/underworld_pick.html", g=game, q=q,
                            draws=view.draw_options(q))
