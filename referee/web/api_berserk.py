@@ -12,8 +12,9 @@ from referee.services import berserk_squads as squads
 from referee.services import games
 from referee.store import players as player_rows
 from referee.web.api import body, check_fields, require_token, version_of
-from referee.web.berserk import STALE, localized
+from referee.web.berserk import STALE
 from referee.web.berserk_squads import STALE as SQUAD_STALE
+from referee.web.berserk_view import localized
 from referee.web.context import found_or_404, get_db
 
 bp = Blueprint("api_berserk", __name__, url_prefix="/api/v1/berserk")

@@ -58,7 +58,8 @@ def _step(game_id: int, run):
     except games.Stale as err:
         return jsonify({**table_json(err.game), "error": gettext(STALE)}), 409
     except RuleError as err:
-        named = service.named_error(err, service.names(get_db(), found_or_404(service.load, game_id)))
+        game = found_or_404(service.load, game_id)
+        named = service.named_error(err, service.names(get_db(), game))
         return error_response(rule_message(named), 422, err.rule)
     return jsonify(table_json(game))
 

@@ -4,7 +4,7 @@ of properties with their history, the record and undo (B1–B14)."""
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 
 from referee.rules import N_, RuleError, berserk
 from referee.rules.berserk import (
@@ -17,7 +17,6 @@ from referee.rules.berserk import (
     LoseElement,
     Overwrite,
     SimpleStrike,
-    Strike,
     Tap,
     Untap,
     Wound,
@@ -26,21 +25,18 @@ from referee.services import berserk as service
 from referee.services import berserk_squads as squads
 from referee.services import games
 from referee.store import players as player_rows
+from referee.web import berserk_view
+from referee.web.berserk_view import HALVABLE, MOD_OPS, localized, screen, strike_of
 from referee.web.context import current_referee, found_or_404, get_db
-from referee.web.i18n import rule_message
 from referee.web.players import is_htmx
 from referee.web.security import referee_required
 
 bp = Blueprint("berserk", __name__, url_prefix="/berserk")
-
-# The short list of changes a referee reads off a card (B6, B9), in the order shown.
-MOD_OPS = ("lives", "set_lives", "set_strike", "set_cost", "set_movement", "halve", "gain",
-           "become", "lose")
-HALVABLE = ("lives", "strike", "cost", "movement")
-PROPS = ("cost", "elite", "lives", "movement", "strike", "elements")
-DICE = tuple(range(1, 7))
-RECORD_SHOWN = 40  # the newest steps; the whole record is a tap away
-NO_ROLL = "none"  # an open target that cannot answer does not roll (B11)
+bp.add_app_template_global(berserk_view.card_name, "berserk_name")
+bp.add_app_template_global(berserk_view.card_text, "berserk_text")
+bp.add_app_template_global(berserk_view.words, "berserk_words")
+bp.add_app_template_global(berserk_view.mod_dict, "berserk_mod")
+bp.add_app_template_global(berserk_view.player_view, "berserk_player")
 
 STALE = N_("Someone else changed this battle first; the screen now shows it as it stands. "
            "Check it and enter your step again.")
@@ -49,73 +45,7 @@ NEED_STRIKE = N_("Enter the new strike as three numbers X-Y-Z, such as 1-1-1.")
 NEED_ELEMENT = N_("Choose the element first.")
 NEED_HALVED = N_("Tick what is halved: lives, strike, cost or movement.")
 NEED_OP = N_("Choose what changes from the list.")
-BAD_MODIFIER = N_("A modifier is a whole number such as -1 or 2, not %(value)s.")
 BAD_DO = N_("Choose wounds, tap, open or the end of a source's effects.")
-PICK_SIDES = N_("Choose the attacker and its target.")
-PICK_DIE = N_("Enter the attacker's die.")
-PICK_DEFENCE = N_("Enter the target's die: it is open and answers.")
-
-
-@bp.app_template_global("berserk_name")
-def card_name(card: berserk.Card) -> str:
-    """A card's printed name in the screen's language."""
-    return card.name_ru if str(get_locale()) == "ru" else card.name_en
-
-
-@bp.app_template_global("berserk_text")
-def card_text(card: berserk.Card) -> str:
-    """A card's ability text in the screen's language (the other one if only it exists)."""
-    if str(get_locale()) == "ru":
-        return card.text_ru or card.text_en
-    return card.text_en or card.text_ru
-
-
-OP_LABELS = {
-    "lives": N_("+/− lives"),
-    "set_lives": N_("Lives become"),
-    "set_strike": N_("Strike becomes X-Y-Z"),
-    "set_cost": N_("Cost becomes"),
-    "set_movement": N_("Movement becomes"),
-    "halve": N_("Halve"),
-    "gain": N_("Gains an element"),
-    "become": N_("Becomes an element"),
-    "lose": N_("Loses an element"),
-}
-
-
-WORDS = {"elements": berserk.ELEMENT_NAMES, "levels": berserk.LEVEL_NAMES,
-         "ops": berserk.OP_NAMES, "props": berserk.PROPERTY_NAMES, "op_labels": OP_LABELS,
-         "settings": service.SETTING_LABELS, "groups": service.SETTING_GROUPS,
-         "published": berserk.settings_to_dict(berserk.PUBLISHED),
-         "sort_elements": berserk.sorted_elements}
-
-
-@bp.app_template_global("berserk_words")
-def words() -> dict:
-    """The engine's names of elements, levels, changes and properties (untranslated)."""
-    return WORDS
-
-
-@bp.app_template_global("berserk_mod")
-def mod_dict(mod: object) -> dict:
-    """A modification as a dict (its ``op`` tells the templates what it is)."""
-    return mod if isinstance(mod, dict) else berserk.mod_to_dict(mod)
-
-
-@bp.app_template_global("berserk_player")
-def player_view(player_id: int) -> dict:
-    """For the player sheet: their squads and battles."""
-    db = get_db()
-    return {"squads": squads.listing(db, player_id)[:10],
-            "battles": service.listing(db, player_id)[:10]}
-
-
-def localized(err: RuleError) -> str:
-    """A refusal in the user's words; a setting's key becomes its label."""
-    label = service.SETTING_LABELS.get(str(err.params.get("setting")))
-    if label:
-        err = RuleError(err.rule, err.message, **{**err.params, "setting": gettext(label)})
-    return rule_message(err)
 
 
 def settings_from_form() -> berserk.Settings:
@@ -130,16 +60,6 @@ def _version() -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
-def _int(raw: str | None, default: int = 0) -> int:
-    text = (raw or "").strip().replace("−", "-").replace("+", "")
-    if not text:
-        return default
-    try:
-        return int(text)
-    except ValueError:
-        raise RuleError("B11", BAD_MODIFIER, value=text[:20]) from None
-
-
 # The strike panel (B11) ----------------------------------------------------------------
 
 
@@ -152,108 +72,6 @@ def strike_picks() -> dict:
     picks.update(attacker=form.get("attacker_id", "").strip(),
                  target=form.get("target_id", "").strip())
     return picks
-
-
-def strike_of(picks: dict, state: berserk.Battle, lower: bool = False) -> Strike:
-    """The Strike the form describes; RuleError naming what is still missing."""
-    if not picks["attacker"] or not picks["target"]:
-        raise RuleError("B11", PICK_SIDES)
-    if not picks["a_die"]:
-        raise RuleError("B11", PICK_DIE)
-    d_die = None if picks["d_die"] in ("", NO_ROLL) else _int(picks["d_die"])
-    target = next((c for c in state.creatures if c.id == picks["target"]), None)
-    if target is not None and (target.tapped or target.card.strike is None):
-        d_die = None  # B11: such a target does not roll; a die left in the form is moot
-    return Strike(attacker=picks["attacker"], target=picks["target"],
-                  attacker_die=_int(picks["a_die"]), defender_die=d_die, lower=lower,
-                  attacker_die_mod=_int(picks["a_mod"]), defender_die_mod=_int(picks["d_mod"]),
-                  strike_mod=_int(picks["s_mod"]), answer_mod=_int(picks["n_mod"]))
-
-
-def strike_view(state: berserk.Battle, picks: dict | None) -> dict:
-    """The strike panel: who may strike whom, which dice are awaited, both outcomes."""
-    picks = picks or {k: "" for k in ("attacker", "target", "a_die", "d_die", "a_mod",
-                                      "d_mod", "s_mod", "n_mod")}
-    ids = {c.id for c in state.creatures}
-    attacker = picks["attacker"] if picks["attacker"] in berserk.attackers(state) else ""
-    targets = berserk.targets(state, attacker) if attacker else ()
-    target = picks["target"] if picks["target"] in targets else ""
-    picks = {**picks, "attacker": attacker, "target": target}
-    t = berserk.creature(state, target) if target in ids else None
-    # B11: a tapped target does not roll; an artifact has no strike to answer with.
-    rolls = bool(t and t.open and t.card.strike is not None)
-    if t is not None and not rolls:
-        picks["d_die"] = ""
-    out = {"picks": picks, "attackers": berserk.attackers(state), "targets": targets,
-           "target_rolls": rolls, "outcomes": (), "awaiting": None, "error": None,
-           "modifiers": any(picks[k] not in ("", "0") for k in ("a_mod", "d_mod", "s_mod",
-                                                               "n_mod"))}
-    if not attacker or not target:
-        out["awaiting"] = gettext(PICK_SIDES)
-    elif not picks["a_die"]:
-        out["awaiting"] = gettext(PICK_DIE)
-    elif rolls and not picks["d_die"]:
-        out["awaiting"] = gettext(PICK_DEFENCE)
-    else:
-        try:
-            out["outcomes"] = service.outcomes(state, strike_of(picks, state))
-        except RuleError as err:
-            out["error"] = localized(err)
-    a = berserk.creature(state, attacker) if attacker else None
-    out["sides"] = {"attacker": a, "target": t}
-    if a is not None and t is not None:
-        out["deaths"] = [{"target": t.wounds + o.wounds_to_target >= t.props.lives,
-                          "attacker": a.wounds + o.wounds_to_attacker >= a.props.lives}
-                         for o in out["outcomes"]]
-    return out
-
-
-# The whole screen ---------------------------------------------------------------------
-
-
-def creature_view(c: berserk.Creature) -> dict:
-    """One creature: current properties, what changed since print, each one's history."""
-    props = c.props
-    printed = berserk.printed(c.card)
-    history = {p: berserk.explain(c.card, c.mods, p) for p in PROPS}
-    return {
-        "c": c, "props": props, "card": c.card,
-        "lives_left": max(0, props.lives - c.wounds),
-        "changed": {p for p in PROPS if props.get(p) != printed.get(p)},
-        "history": history,
-        "modified": any(len(steps) > 1 for steps in history.values()),
-        "sources": sorted({m.source for m in c.mods if m.source}),
-    }
-
-
-def screen(game: games.Game, *, picks: dict | None = None, open_id: str | None = None,
-           error: str | None = None, notice: str | None = None) -> dict:
-    """Everything the battle templates need."""
-    rec = service.record(game)
-    state = rec.state
-    setup = game.row["setup"]
-    db = get_db()
-    sides = {}
-    for i, key in enumerate(service.SIDES):
-        player_id = game.row["player_ids"][i] if i < len(game.row["player_ids"]) else None
-        creatures = [creature_view(c) for c in state.creatures if c.owner == key]
-        sides[key] = {"key": key, "player": player_rows.get(db, player_id) if player_id else None,
-                      "squad": setup[key], "creatures": creatures,
-                      "alive": sum(1 for v in creatures if not v["c"].dead)}
-    names = {c.id: c for c in state.creatures}
-    live = rec.live
-    entries = list(reversed(rec.entries))
-    whole_record = request.args.get("record") == "all"
-    return {
-        "g": game, "state": state, "sides": sides, "names": names,
-        "winner": berserk.winner(state), "strike": strike_view(state, picks),
-        "entries": entries if whole_record else entries[:RECORD_SHOWN],
-        "record_total": len(entries), "last": live[-1] if live else None,
-        "settings_changed": service.changed_settings(state.settings),
-        "open_id": open_id, "error": error, "notice": notice,
-        "mod_ops": MOD_OPS, "halvable": HALVABLE, "elements": berserk.ELEMENTS,
-        "dice": DICE, "no_roll": NO_ROLL,
-    }
 
 
 def respond(game: games.Game, status: int = 200, **kwargs):
@@ -282,8 +100,8 @@ def write_step(game_id: int, make_action, open_id: str | None = None,
     except games.Stale as err:
         return respond(err.game, 409, notice=gettext(STALE), open_id=open_id)
     except RuleError as err:
-        return respond(found_or_404(service.load, game_id), 422, error=localized(err), open_id=open_id,
-                       picks=picks)
+        return respond(found_or_404(service.load, game_id), 422, error=localized(err),
+                       open_id=open_id, picks=picks)
     return respond(game, open_id=open_id)
 
 
@@ -380,7 +198,8 @@ def strike(game_id: int):
     """Confirm the strike as rolled or, in an exchange, lowered (B11); wounds at once."""
     picks = strike_picks()
     lower = request.form.get("lower") == "1"
-    return write_step(game_id, lambda: strike_of(picks, found_or_404(service.load, game_id).state, lower),
+    return write_step(game_id,
+                      lambda: strike_of(picks, found_or_404(service.load, game_id).state, lower),
                       picks=picks)
 
 

@@ -10,7 +10,8 @@ from referee.rules import N_, RuleError, berserk
 from referee.services import berserk as battles
 from referee.services import berserk_squads as service
 from referee.store import players as player_rows
-from referee.web.berserk import localized, settings_from_form
+from referee.web.berserk import settings_from_form
+from referee.web.berserk_view import localized
 from referee.web.context import current_referee, get_db
 from referee.web.players import is_htmx
 from referee.web.security import referee_required

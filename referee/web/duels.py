@@ -188,7 +188,8 @@ def write_step(duel_id: int, step, picks: dict | None = None, stale: str = STALE
     except service.Stale as err:
         return respond(err.view, 409, notice=gettext(stale))
     except RuleError as err:
-        return respond(found_or_404(service.load, duel_id), 422, picks=picks, error=rule_message(err))
+        return respond(found_or_404(service.load, duel_id), 422, picks=picks,
+                       error=rule_message(err))
     return respond(view)
 
 
