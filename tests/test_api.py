@@ -159,3 +159,14 @@ def test_openapi_document_lists_every_api_route(client, app):
         path = rule.rule.replace("<int:", "{").replace(">", "}")
         for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
             assert (path, method.lower()) in documented, (path, method)
+
+
+def test_app_made_reasons_follow_accept_language(api, db, player):
+    other = api("post", "/api/v1/players", json={"character": "B", "hp_max": 3,
+                                                 "chance_max": 1, "cartridges": 2,
+                                                 "suit": "C"}).get_json()["id"]
+    assert api("post", "/api/v1/duels", json={"a": player["id"], "b": other}).status_code == 201
+    url = f"/api/v1/players/{player['id']}/events"
+    assert api("get", url).get_json()[0]["reason"] == "duel #1, start"
+    russian = api("get", url, headers={"Accept-Language": "ru"}).get_json()
+    assert russian[0]["reason"] == "дуэль №1, начало"

@@ -170,7 +170,9 @@ SCHEMAS = {
             "kind": {"type": "string"},
             "changes": {"type": "object", "additionalProperties": {
                 "type": "object", "properties": {"before": {}, "after": {}}}},
-            "reason": {"type": "string"},
+            "reason": {"type": "string", "description":
+                       "The referee's words as written; a reason the app wrote (a duel "
+                       "round, a game step) in the language of Accept-Language."},
             "undoes": {"type": ["integer", "null"]},
             "undone_by": {"type": ["integer", "null"]},
         },
