@@ -194,7 +194,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     path = _path(args)
     address = lan_address() if args.host in ("0.0.0.0", "") else args.host
     public = args.public_url or f"http://{address}:{args.port}"
-    app = create_app({"DATABASE": path, "PUBLIC_URL": args.public_url or ""})
+    # LAN_URL: what passports use when the organizer browses from the laptop itself
+    app = create_app({"DATABASE": path, "PUBLIC_URL": args.public_url or "",
+                      "LAN_URL": f"http://{address}:{args.port}"})
     print(f"Referee {__version__} on {public}  (database: {path})")
     print("Referees: scan this to open it on your phone:")
     print(terminal_qr(public))

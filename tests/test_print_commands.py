@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from referee import store
 from referee.cli import main
 from referee.printing.readback import page_sizes_pt, page_texts, qr_urls_per_page
 from referee.services import players as service
+from referee.store import settings, write
+from referee.web.context import is_loopback
 
 
 def test_demo_passports_read_back_to_the_right_players(tmp_path, capsys, app, client):
@@ -94,3 +98,33 @@ def test_print_page_with_no_players_says_so(organizer):
     response = organizer.get("/print/passports.pdf")
     assert response.status_code == 422
     assert "There are no players to print yet." in response.get_data(as_text=True)
+
+
+def test_on_the_laptop_itself_passports_use_the_lan_address(app, organizer, db):
+    # the organizer browses http://localhost; `referee serve` found the LAN address
+    player = service.create(db, None, {"character": "Vera", "hp_max": 3, "chance_max": 2,
+                                       "cartridges": 3, "suit": "H"})
+    app.config["LAN_URL"] = "http://192.168.1.10:8080"
+    page = organizer.get("/print/").get_data(as_text=True)
+    assert "The QR codes lead to http://192.168.1.10:8080." in page
+    assert 'id="local-base"' not in page
+    pdf = organizer.get(f"/print/passports.pdf?player={player['id']}").get_data()
+    assert qr_urls_per_page(pdf) == [[f"http://192.168.1.10:8080/p/{player['passport_token']}"]]
+
+
+def test_a_loopback_address_is_a_warning_with_the_way_out(organizer, db):
+    organizer.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ru"
+    page = organizer.get("/print/").get_data(as_text=True)
+    assert 'id="local-base"' in page and "телефоны его не откроют" in page
+    assert 'href="/settings"' in page.split('id="local-base"')[1].split("</p>")[0]
+    with write(db):
+        settings.put(db, "public_url", "http://10.0.0.5:8080")
+    page = organizer.get("/print/").get_data(as_text=True)
+    assert 'id="local-base"' not in page and "http://10.0.0.5:8080" in page
+
+
+@pytest.mark.parametrize(("url", "local"), [
+    ("http://localhost/", True), ("http://127.0.0.1:8080", True), ("http://[::1]:80/", True),
+    ("http://192.168.1.10:8080", False), ("http://referee.lan", False), ("", False)])
+def test_is_loopback(url, local):
+    assert is_loopback(url) is local

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 from collections.abc import Callable
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 from flask import abort, current_app, g, request, session
 from sqlite_utils import Database
@@ -45,10 +47,31 @@ def current_referee() -> dict | None:
     return g.referee
 
 
+def is_loopback(url: str) -> bool:
+    """Whether a URL names this machine only (localhost, 127.x, ::1): no phone reaches it."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def public_base() -> str:
-    """Where phones reach this server: the setting, the --public-url flag, else this host."""
+    """Where phones reach this server: the setting, the --public-url flag, else this host.
+
+    An organizer who opens the app on the laptop itself (http://localhost:8080) would
+    otherwise print passports whose QR codes lead nowhere; then the address on the
+    local network that ``referee serve`` found (``LAN_URL``) is used instead.
+    """
     configured = settings.get(get_db(), "public_url") or current_app.config.get("PUBLIC_URL")
-    return (configured or request.host_url).rstrip("/")
+    if configured:
+        return configured.rstrip("/")
+    lan = current_app.config.get("LAN_URL")
+    if lan and is_loopback(request.host_url) and not is_loopback(lan):
+        return lan.rstrip("/")
+    return request.host_url.rstrip("/")
 
 
 Found = TypeVar("Found")

@@ -8,7 +8,7 @@ from referee.decks import DeckError, UnknownDeck, load_all
 from referee.rules import RuleError
 from referee.services import printing
 from referee.store import players as rows
-from referee.web.context import get_db, public_base
+from referee.web.context import get_db, is_loopback, public_base
 from referee.web.i18n import rule_message
 from referee.web.security import organizer_required
 
@@ -19,9 +19,10 @@ def _page(error: str | None = None, status: int = 200):
     broken: list[DeckError] = []
     decks = load_all(errors=broken)
     problems = [err.describe(rule_message) for err in broken]
+    base = public_base()
     return render_template("print/index.html", players=rows.search(get_db(), "", 100_000),
                            decks=decks.values(), problems=problems, error=error,
-                           base=public_base()), status
+                           base=base, base_is_local=is_loopback(base)), status
 
 
 def _pdf(data: bytes, filename: str) -> Response:
