@@ -128,3 +128,19 @@ def test_a_loopback_address_is_a_warning_with_the_way_out(organizer, db):
     ("http://192.168.1.10:8080", False), ("http://referee.lan", False), ("", False)])
 def test_is_loopback(url, local):
     assert is_loopback(url) is local
+
+
+def test_an_organizer_prints_one_reissued_passport_from_the_sheet(organizer, db):
+    player = service.create(db, None, {"character": "Vera", "hp_max": 3, "chance_max": 2,
+                                       "cartridges": 3, "suit": "H"})
+    fresh = service.reissue(db, None, player["id"])
+    sheet = organizer.get(f"/players/{player['id']}").get_data(as_text=True)
+    link = sheet.split('id="print-passport" href="')[1].split('"')[0]
+    assert link == f"/print/passports.pdf?player={player['id']}"
+    pdf = organizer.get(link).get_data()
+    assert qr_urls_per_page(pdf) == [[f"http://localhost/p/{fresh['passport_token']}"]]
+
+
+def test_a_referee_has_no_print_link_on_the_sheet(referee, player):
+    sheet = referee.get(f"/players/{player['id']}").get_data(as_text=True)
+    assert 'id="passport"' in sheet and 'id="print-passport"' not in sheet
