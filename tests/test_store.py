@@ -61,3 +61,17 @@ def test_row_and_event_are_one_transaction(db, player, monkeypatch):
     with pytest.raises(sqlite3.OperationalError):
         players.adjust(db, None, player["id"], {"hp": -1})
     assert db["players"].get(player["id"])["hp"] == 3
+
+
+def test_m005_adds_notes_to_a_log_that_already_has_events(tmp_path):
+    # a database from before m005, with history, upgraded by `referee init`
+    db = store.connect(tmp_path / "old.db")
+    migrations.apply(db, stop_before="m005_event_notes")
+    db.execute("INSERT INTO events (at, kind, changes, reason) VALUES ('t', 'adjust', '{}', "
+               "'засада')")
+    db.conn.commit()
+    db = store.init(tmp_path / "old.db")
+    assert [tuple(r) for r in db.execute("SELECT kind, reason, note FROM events")] == \
+        [("adjust", "засада", None)]
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("UPDATE events SET note = '{}'")
