@@ -106,6 +106,24 @@ def test_heavy_wound_shows_the_countdown_and_heal(referee, db, player):
     assert db["players"].get(player["id"])["status"] == "active"
 
 
+def test_D10_the_wounded_player_sees_the_clock_on_the_passport_but_no_buttons(client, db,
+                                                                               player):
+    db["settings"].upsert({"key": "death_minutes", "value": "15"}, pk="key")
+    url = f"/p/{player['passport_token']}"
+    assert 'id="passport-wound"' not in client.get(url).get_data(as_text=True)
+    service.adjust(db, 1, player["id"], {"hp": -3})
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ru"
+    html = client.get(url).get_data(as_text=True)
+    wound = html.split('id="passport-wound"')[1].split("</div>")[0]
+    left = int(wound.split('data-left="')[1].split('"')[0])
+    assert 14 * 60 < left <= 15 * 60 and "Тяжело ранен" in wound
+    assert "вылечить вас может только мастер" in wound
+    assert "/heal" not in html and "/kill" not in html and "csrf_token" not in html
+    db["settings"].upsert({"key": "death_minutes", "value": "0"}, pk="key")  # clock off
+    wound = client.get(url).get_data(as_text=True).split('id="passport-wound"')[1]
+    assert 'class="countdown' not in wound.split("</div>")[0] and "с " in wound
+
+
 def test_names_with_markup_render_as_text(referee, db):
     row = service.create(db, None, {"character": '<b>Bold</b> "Q" \'s', "player": "<i>x</i>",
                                     "hp_max": 2, "chance_max": 1, "cartridges": 1, "suit": "S"})

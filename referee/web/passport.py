@@ -11,7 +11,7 @@ from flask import Blueprint, Response, abort, render_template, url_for
 from referee.store import players as rows
 from referee.store import settings
 from referee.web.context import current_referee, get_db, public_base
-from referee.web.players import sheet_view
+from referee.web.players import sheet_view, wound_clock
 
 bp = Blueprint("passport", __name__)
 
@@ -44,8 +44,12 @@ def sheet(token: str):
     row = passport_row(token)
     if current_referee() is not None:
         return render_template("players/sheet.html", **sheet_view(row))
+    db = get_db()
+    # D10: a heavily wounded player sees how long they have to find a healer
+    minutes = int(settings.get(db, "death_minutes") or 0)
     return render_template("passport/sheet.html", p=row, deck=rows.deck_cards(row),
-                           event_name=settings.get(get_db(), "event_name"))
+                           clock=wound_clock(row, minutes),
+                           event_name=settings.get(db, "event_name"))
 
 
 @bp.get("/p/<token>/qr.svg")
