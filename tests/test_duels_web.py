@@ -92,6 +92,30 @@ def test_a_pasted_passport_link_picks_the_player(referee, player, b):
     assert "No passport matches this link" in bad.get_data(as_text=True)
 
 
+def test_two_scanned_passports_one_after_the_other_set_up_their_duel(referee, db, player, b):
+    a_id, b_id = player["id"], b["id"]
+    # A's passport scanned: the referee's sheet of A, "Start a duel"
+    first = referee.get(f"/duels/new?join={a_id}")
+    assert (first.status_code, first.location) == (303, f"/duels/new?a={a_id}")
+    referee.get(first.location)
+    # B's passport scanned next: "Start a duel" there puts B opposite A
+    second = referee.get(f"/duels/new?join={b_id}")
+    assert second.location == f"/duels/new?a={a_id}&b={b_id}"
+    html = referee.get(second.location).get_data(as_text=True)
+    assert f'<input type="hidden" name="a" value="{a_id}">' in html
+    assert f'<input type="hidden" name="b" value="{b_id}">' in html
+    # once the duel starts, the next scan begins a new pick
+    assert post(referee, "/duels", {"a": a_id, "b": b_id}).status_code == 303
+    assert referee.get(f"/duels/new?join={b_id}").location == f"/duels/new?a={b_id}"
+
+
+def test_an_old_pick_is_forgotten(referee, player, b):
+    referee.get(f"/duels/new?a={player['id']}")
+    with referee.session_transaction() as kept:
+        kept["duel_setup"] = {**kept["duel_setup"], "at": "2020-01-01T00:00:00+00:00"}
+    assert referee.get(f"/duels/new?join={b['id']}").location == f"/duels/new?a={b['id']}"
+
+
 def test_start_redirects_to_the_duel_and_pays_cartridges(referee, db, player, b):
     response = post(referee, "/duels", {"a": player["id"], "b": b["id"]})
     assert response.status_code == 303
@@ -274,7 +298,7 @@ def test_player_page_lists_duels_and_surrendered_cards_without_duel_undo(referee
     html = referee.get(f"/players/{player['id']}").get_data(as_text=True)
     section = html.split('id="duels"')[1].split("</section>")[0]
     assert f'href="/duels/{duel.id}"' in section and "Brigadier B" in section
-    assert f'href="/duels/new?a={player["id"]}"' in section
+    assert f'href="/duels/new?join={player["id"]}"' in section
     assert re.search(r'class="playing suit-H" href="/duels/1"[^>]*>A♥<small>#1</small>',
                      section)
     history = html.split(f'id="history-{player["id"]}"')[1]

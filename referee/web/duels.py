@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from datetime import UTC, datetime, timedelta
+
+from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 
 from referee.rules import N_, RuleError, duel
@@ -33,6 +35,10 @@ STALE_ROUND = N_("Someone else already recorded this round; the screen now shows
                  "as it stands.")
 STALE_OTHER = N_("Someone else changed this duel first; the screen now shows it as it "
                  "stands.")
+# The pick in progress on this phone, so that scanning two passports one after the
+# other sets up their duel; forgotten after a while so an old pick never surprises.
+SETUP_KEY = "duel_setup"
+SETUP_KEPT = timedelta(minutes=10)
 BAD_LINK = N_("No passport matches this link; check it or search by name.")
 EXTENSION_CHOICES = {"both": (True, True), "a": (True, False), "b": (False, True),
                      "none": (False, False)}
@@ -244,11 +250,38 @@ def new_view(a_id: int | None, b_id: int | None, error: str | None = None) -> di
             "decks": {s: rows.deck_cards(r) for s, r in chosen.items() if r}}
 
 
+def _pending() -> tuple[int | None, int | None]:
+    """The duelists this phone picked in the last minutes and has not started yet."""
+    kept = session.get(SETUP_KEY)
+    if not isinstance(kept, dict) or not isinstance(kept.get("at"), str):
+        return None, None
+    try:
+        at = datetime.fromisoformat(kept["at"])
+    except ValueError:
+        return None, None
+    if datetime.now(UTC) - at > SETUP_KEPT:
+        return None, None
+    return kept.get("a"), kept.get("b")
+
+
+def _joined(player_id: int) -> dict:
+    """Where "Start a duel" on a sheet leads: opposite the duelist picked a moment ago on
+    this phone (scan A's passport, tap, scan B's, tap), else as duelist A."""
+    a, b = _pending()
+    if a and not b and a != player_id:
+        return {"a": a, "b": player_id}
+    return {"a": player_id}
+
+
 @bp.get("/duels/new")
 @referee_required
 def new():
     """Pick two players by search or passport link; see their stats; start."""
+    joining = request.args.get("join", type=int)
+    if joining is not None:
+        return redirect(url_for("duels.new", **_joined(joining)), code=303)
     view = new_view(request.args.get("a", type=int), request.args.get("b", type=int))
+    session[SETUP_KEY] = {**view["ids"], "at": datetime.now(UTC).isoformat()}
     if is_htmx() and request.headers.get("HX-Target") == "duel-pick":
         return render_template("partials/duel_pick.html", **view)
     return render_template("duels/new.html", **view)
@@ -264,6 +297,7 @@ def create():
     except RuleError as err:
         page = new_view(a_id, b_id, error=rule_message(err))
         return render_template("duels/new.html", **page), 422
+    session.pop(SETUP_KEY, None)
     return redirect(url_for("duels.show", duel_id=view.id), code=303)
 
 

@@ -117,3 +117,21 @@ def test_D4_to_D14_full_duel_with_an_extension_in_few_taps(phone, live_server, d
     phone.reload()
     phone.wait_for_selector("text=Extra round 4")
     assert phone.locator(f"#duel-{duel_id}").get_attribute("data-version") == "7"
+
+
+def test_D4_scanning_two_passports_sets_up_their_duel(phone, live_server, db):
+    a = service.create(db, None, {"character": "Captain A", "hp_max": 3, "chance_max": 2,
+                                  "cartridges": 3, "suit": "H"})
+    b = service.create(db, None, {"character": "Brigadier B", "hp_max": 3, "chance_max": 1,
+                                  "cartridges": 2, "suit": "C"})
+    sign_in(phone, live_server)
+    # The phone's camera opens each passport's URL; a referee gets the editable sheet.
+    for row in (a, b):
+        phone.goto(f"{live_server}/p/{row['passport_token']}")
+        phone.get_by_role("link", name="Start a duel").tap()
+        phone.wait_for_url(re.compile(r".*/duels/new\?a=.*"))
+    assert phone.locator("#slot-a").inner_text().count("Captain A") == 1
+    assert "Brigadier B" in phone.locator("#slot-b").inner_text()
+    phone.get_by_role("button", name="Start the duel: each pays a cartridge").tap()
+    phone.wait_for_url(re.compile(r".*/duels/\d+$"))
+    assert (rows.get(db, a["id"])["cartridges"], rows.get(db, b["id"])["cartridges"]) == (2, 1)
