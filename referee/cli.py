@@ -99,6 +99,17 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write every player with live values and passport links to a CSV file."""
+    from referee.services.exporting import players_csv
+
+    db = store.init(_path(args))
+    Path(args.output).write_text(players_csv(db, _public_base(args, db)), encoding="utf-8",
+                                 newline="")
+    print(f"Exported {db['players'].count} players to {args.output}")
+    return 0
+
+
 def cmd_backup(args: argparse.Namespace) -> int:
     """Copy the database safely while the server runs (SQLite's online backup)."""
     import sqlite3
@@ -137,17 +148,26 @@ def _write_pdf(path: str, data: bytes) -> None:
     print(f"Wrote {path} ({len(data) // 1024} KiB)")
 
 
+def _public_base(args: argparse.Namespace, db) -> str:
+    """The passport links' base: --public-url, the Event setting, else this laptop's LAN
+    address on the default port (said on stderr, as it may be wrong)."""
+    from referee.store import settings
+
+    base = args.public_url or settings.get(db, "public_url")
+    if base:
+        return base
+    base = f"http://{lan_address()}:8080"
+    print(f"note: no public URL set; passport links point to {base} "
+          "(use --public-url or the Event settings)", file=sys.stderr)
+    return base
+
+
 def cmd_print_passports(args: argparse.Namespace) -> int:
     """Print passports for all players or the chosen ones."""
     from referee.services import printing
-    from referee.store import settings
 
     db = store.init(_path(args))
-    base = args.public_url or settings.get(db, "public_url") or \
-        f"http://{lan_address()}:8080"
-    if not args.public_url and not settings.get(db, "public_url"):
-        print(f"note: no public URL set; QR codes point to {base} "
-              "(use --public-url or the Event settings)", file=sys.stderr)
+    base = _public_base(args, db)
     try:
         data = printing.passports(db, base, args.player, args.lang,
                                   ProgressBar("passports"))
@@ -262,6 +282,14 @@ def build_parser() -> argparse.ArgumentParser:
     q.set_defaults(func=cmd_print_deck)
     q = what.add_parser("decks", help="list the decks")
     q.set_defaults(func=cmd_print_decks)
+
+    p = sub.add_parser("export-players",
+                       help="write players with live values and passport links to CSV")
+    p.add_argument("output")
+    _db_arg(p)
+    p.add_argument("--public-url", default="",
+                   help="base URL of the passport links (default: the Event setting)")
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("backup", help="copy the database to a file while serving")
     p.add_argument("output")

@@ -9,7 +9,7 @@ from flask_babel import gettext
 
 from referee.rules import RuleError
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
-from referee.services import importing
+from referee.services import exporting, importing
 from referee.services import players as service
 from referee.store import events, write
 from referee.store import players as rows
@@ -229,6 +229,15 @@ def import_template():
     """The CSV template to fill in."""
     return Response(importing.template(), mimetype="text/csv",
                     headers={"Content-Disposition": "attachment; filename=players.csv"})
+
+
+@bp.get("/players/export.csv")
+@organizer_required
+def export_csv():
+    """Every player with live values and passport links (organizers: the links are keys)."""
+    data = exporting.players_csv(get_db(), public_base())
+    return Response(data.encode("utf-8"), mimetype="text/csv",
+                    headers={"Content-Disposition": "attachment; filename=players-export.csv"})
 
 
 @bp.route("/settings", methods=["GET", "POST"])
