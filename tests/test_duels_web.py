@@ -302,7 +302,8 @@ def test_player_page_lists_duels_and_surrendered_cards_without_duel_undo(referee
     assert re.search(r'class="playing suit-H" href="/duels/1"[^>]*>A♥<small>#1</small>',
                      section)
     history = html.split(f'id="history-{player["id"]}"')[1]
-    assert 'Duel deck −A♥ </span>' in history  # D7: the card that left, not nine codes
+    # D7: the card that left, in its suit's colour, not nine codes
+    assert 'Duel deck <span class="suit-H">−A♥</span> </span>' in history
     duel_events = [e for (e,) in db.execute(
         "SELECT id FROM events WHERE player_id = ? AND kind = 'duel'", [player["id"]])]
     for event_id in duel_events:
