@@ -58,7 +58,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_add_referee(args: argparse.Namespace) -> int:
     """Add a referee or organizer account."""
-    from referee.web.auth import add_referee
+    from referee.accounts.web import add_referee
 
     db = store.init(_path(args))
     try:
@@ -86,7 +86,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     """Import players from a CSV file (all rows, or none)."""
-    from referee.services.importing import import_players
+    from referee.players.importing import import_players
 
     db = store.init(_path(args))
     created, errors = import_players(db, None, Path(args.file).read_bytes())
@@ -101,7 +101,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write every player with live values and passport links to a CSV file."""
-    from referee.services.exporting import players_csv
+    from referee.players.exporting import players_csv
 
     db = store.init(_path(args))
     Path(args.output).write_text(players_csv(db, _public_base(args, db)), encoding="utf-8",
@@ -164,7 +164,7 @@ def _public_base(args: argparse.Namespace, db) -> str:
 
 def cmd_print_passports(args: argparse.Namespace) -> int:
     """Print passports for all players or the chosen ones."""
-    from referee.services import printing
+    from referee.printing import service as printing
 
     db = store.init(_path(args))
     base = _public_base(args, db)
@@ -181,7 +181,7 @@ def cmd_print_passports(args: argparse.Namespace) -> int:
 def cmd_print_deck(args: argparse.Namespace) -> int:
     """Print a deck's card sheets."""
     from referee.decks import DeckError, UnknownDeck
-    from referee.services import printing
+    from referee.printing import service as printing
 
     try:
         data = printing.deck(args.name, args.backs, tuple(args.duplex_offset), args.lang,
@@ -209,7 +209,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the app with waitress on the local network."""
     import waitress
 
-    from referee.web import create_app
+    from referee.app import create_app
 
     path = _path(args)
     address = lan_address() if args.host in ("0.0.0.0", "") else args.host

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from referee.rules.duel import Play, Round
-from referee.services import duels, players
+from referee.accounts.web import add_referee
+from referee.games.duel import service as duels
+from referee.games.duel.rules import Play, Round
+from referee.players import service as players
 from referee.store import referees, settings, write
-from referee.web.auth import add_referee
 
 REFEREES = [("demo", "demo", True), ("anna", "anna", False), ("boris", "boris", False)]
 

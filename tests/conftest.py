@@ -9,10 +9,12 @@ import time
 
 import pytest
 
+pytest_plugins = ["tests.browser_fixtures"]
+
 from referee import store
-from referee.services import players as player_service
-from referee.web import create_app
-from referee.web.auth import add_referee
+from referee.accounts.web import add_referee
+from referee.app import create_app
+from referee.players import service as player_service
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import sqlite3
 import pytest
 
 from referee import store
+from referee.players import service as players
 from referee.rules import RuleError
-from referee.services import players
 from referee.store.migrations import migrations
 
 

@@ -12,10 +12,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from referee.rules import N_, RuleError, berserk
-from referee.rules import underworld as uw
+from referee.games.berserk import rules as berserk
+from referee.games.coup.rules.model import CHARACTERS
+from referee.games.underworld import rules as uw
+from referee.rules import N_, RuleError
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, Card, parse_suit
-from referee.rules.coup_model import CHARACTERS
 
 KINDS = ("playing", "castle", "class", "coup", "berserk")
 MAX_COPIES = 99

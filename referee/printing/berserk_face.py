@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 
+from referee.games.berserk.rules import NEUTRAL, Card, Locomotion, sorted_elements
 from referee.printing import labels
 from referee.printing.faces import GREY, INSET, WHITE, H, W, code_tag, frame, texts, two_names
 from referee.printing.icons import colour, draw_icon
 from referee.printing.pdf import is_dark, mix, text_box
-from referee.rules.berserk import NEUTRAL, Card, Locomotion, sorted_elements
 
 GOLD = (212, 172, 48)
 SILVER = (190, 194, 200)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
+from referee.games.berserk.rules import ELEMENT_LOOK, NEUTRAL
 from referee.printing.pdf import rgb
-from referee.rules.berserk import ELEMENT_LOOK, NEUTRAL
 
 WHITE = (255, 255, 255)
 

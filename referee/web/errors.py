@@ -37,7 +37,7 @@ def error_response(message: str, code: int, rule: str | None = None):
             body["rule"] = rule
         return jsonify(body), code
     if request.headers.get("HX-Request"):
-        return render_template("partials/error.html", message=message), code
+        return render_template("_error.html", message=message), code
     return render_template("error.html", message=message, code=code), code
 
 

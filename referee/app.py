@@ -1,0 +1,80 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from referee import store
+from referee.store import settings as settings_store
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app for one database file (config DATABASE)."""
+    app = Flask(
+        __name__,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.from_mapping(
+        DATABASE=store.default_path(),
+        PUBLIC_URL="",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 14,
+        MAX_CONTENT_LENGTH=4 * 1024 * 1024,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config:
+        app.config.update(test_config)
+
+    # Create or upgrade the schema once at start, and take the signing key from the
+    # database so sessions survive a restart of the laptop.
+    db = store.init(app.config["DATABASE"])
+    app.config.setdefault("SECRET_KEY", None)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = settings_store.get(db, "secret_key")
+    db.close()
+
+    from referee.accounts import web as auth
+    from referee.api import core as api
+    from referee.games import hub as games
+    from referee.games.berserk import api as api_berserk
+    from referee.games.berserk import squads_web as berserk_squads
+    from referee.games.berserk import web as berserk
+    from referee.games.coup import api as api_coup
+    from referee.games.coup import web as coup
+    from referee.games.duel import api as api_duels
+    from referee.games.duel import web as duels
+    from referee.games.underworld import api as api_underworld
+    from referee.games.underworld import web as underworld
+    from referee.players import feed as events
+    from referee.players import passport
+    from referee.players import web as players
+    from referee.printing import web as printing
+    from referee.web import errors, i18n, security
+
+    i18n.init_app(app)
+    security.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(players.bp)
+    app.register_blueprint(passport.bp)
+    app.register_blueprint(events.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(printing.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(duels.bp)
+    app.register_blueprint(api_duels.bp)
+    app.register_blueprint(coup.bp)
+    app.register_blueprint(api_coup.bp)
+    app.register_blueprint(underworld.bp)
+    app.register_blueprint(api_underworld.bp)
+    app.register_blueprint(berserk.bp)
+    app.register_blueprint(berserk_squads.bp)
+    app.register_blueprint(api_berserk.bp)
+
+    return app

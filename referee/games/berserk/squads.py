@@ -1,0 +1,262 @@
+"""Berserk-style squads saved for a player: picks from a deck, checked against B12–B14.
+
+A squad is a list of picks from one deck file — a card code and, for a card of cost X,
+the X fixed while building (B2) — with the seat it is built for (the second player has
+one crystal more of each kind, B12) and the rules numbers in force (B11–B14). Every save
+appends an edit row with who, when and the whole squad, and updates the squad row in
+the same transaction; a save made against an older version is refused with the fresh
+squad.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from referee.decks import Deck
+from referee.games.berserk import rules as berserk
+from referee.games.berserk import service as battles
+from referee.games.berserk.rules import Card, Settings, SquadSummary
+from referee.rules import N_, RuleError
+from referee.store import players as player_rows
+from referee.store import write
+from referee.store.db import fetch
+from referee.store.events import now
+
+SEATS = ("first", "second")
+NAME_LIMIT = 60
+X_LIMIT = 99
+CARD_LIMIT = 99  # a sanity bound for one form or request, far above any squad
+
+NOT_IN_DECK = N_("Card %(card)s is not in the deck %(deck)s; pick one of its cards.")
+X_RANGE = N_("X of %(card)s must be a whole number from 0 to %(limit)s, not %(value)s.")
+BAD_PICKS = N_("The cards of a squad are a list of picks like {\"code\": \"B01\"}, with "
+               "\"x\" for a card of cost X; %(detail)s.")
+TOO_MANY = N_("A squad holds at most %(limit)s cards here; remove some.")
+NO_CARDS = N_("The squad has no cards; add at least one card before saving.")
+BAD_SEAT = N_("A squad is built for the first or the second player, not %(value)s.")
+BAD_NAME = N_("The squad's name must be text of at most %(limit)s characters.")
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One card taken into the squad; ``x`` only for a card of cost X (B2)."""
+
+    code: str
+    x: int | None = None
+
+    @property
+    def token(self) -> str:
+        """How a form carries the pick: ``B01`` or ``B16:3``."""
+        return self.code if self.x is None else f"{self.code}:{self.x}"
+
+    def to_dict(self) -> dict:
+        return {"code": self.code} if self.x is None else {"code": self.code, "x": self.x}
+
+
+class Stale(Exception):
+    """The squad was saved by someone else since the form was opened; nothing saved."""
+
+    def __init__(self, squad: dict) -> None:
+        super().__init__(f"squad {squad['id']} is at version {squad['version']}")
+        self.squad = squad
+
+
+# Picks -------------------------------------------------------------------------------
+
+
+def _x(code: str, raw: object) -> int | None:
+    if raw is None:
+        return None
+    if isinstance(raw, str) and raw.strip().isdigit():
+        raw = int(raw.strip())
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= X_LIMIT:
+        raise RuleError("B2", X_RANGE, card=code, limit=X_LIMIT, value=str(raw)[:20])
+    return raw
+
+
+def picks_from_json(raw: object) -> tuple[Pick, ...]:
+    """Picks from the API: a list of {"code", "x"?}; refusals say what is wrong."""
+    if not isinstance(raw, list):
+        raise RuleError(None, BAD_PICKS, detail="not a list")
+    if len(raw) > CARD_LIMIT:
+        raise RuleError(None, TOO_MANY, limit=CARD_LIMIT)
+    out = []
+    for item in raw:
+        if not isinstance(item, dict) or not isinstance(item.get("code"), str) \
+                or set(item) - {"code", "x"}:
+            raise RuleError(None, BAD_PICKS, detail=f"got {str(item)[:40]}")
+        out.append(Pick(item["code"], _x(item["code"], item.get("x"))))
+    return tuple(out)
+
+
+def picks_from_tokens(tokens: Iterable[str]) -> tuple[Pick, ...]:
+    """Picks from a form's hidden fields (``B01``, ``B16:3``)."""
+    out = []
+    for token in tokens:
+        code, _, x = token.partition(":")
+        out.append(Pick(code.strip(), _x(code, x) if x else None))
+    if len(out) > CARD_LIMIT:
+        raise RuleError(None, TOO_MANY, limit=CARD_LIMIT)
+    return tuple(out)
+
+
+def picks(squad: dict) -> tuple[Pick, ...]:
+    """The picks of a stored squad."""
+    return tuple(Pick(p["code"], p.get("x")) for p in squad["cards"])
+
+
+def card_of(deck: Deck, pick: Pick) -> Card:
+    """The printed card of a pick, with its X fixed (B2)."""
+    try:
+        card = deck.card(pick.code).card
+    except KeyError:
+        raise RuleError(None, NOT_IN_DECK, card=pick.code[:20], deck=deck.name) from None
+    if card.variable_cost:
+        return berserk.fix_x(card, 0 if pick.x is None else pick.x)
+    if pick.x is not None:
+        berserk.fix_x(card, pick.x)  # B2: raises, only a card of cost X takes a value
+    return card
+
+
+def cards_of(deck: Deck, chosen: Iterable[Pick]) -> tuple[Card, ...]:
+    """The squad's cards in pick order (the order of their ids in a battle)."""
+    return tuple(card_of(deck, p) for p in chosen)
+
+
+def summary(deck: Deck, chosen: Iterable[Pick], settings: Settings, seat: str
+            ) -> SquadSummary:
+    """Live counts: gold, silver, element penalty, flyers, copies, problems (B12–B14)."""
+    return berserk.squad_summary(cards_of(deck, chosen), settings, seat == "first")
+
+
+def add(deck: Deck, chosen: tuple[Pick, ...], pick: Pick, settings: Settings, seat: str
+        ) -> tuple[Pick, ...]:
+    """The picks with one more card, or the refusal it would bring (B12–B14)."""
+    berserk.add_to_squad(cards_of(deck, chosen), card_of(deck, pick), settings,
+                         seat == "first")
+    return (*chosen, pick)
+
+
+def remove(chosen: tuple[Pick, ...], code: str) -> tuple[Pick, ...]:
+    """The picks without the last copy of ``code`` (unchanged if there is none)."""
+    for i in range(len(chosen) - 1, -1, -1):
+        if chosen[i].code == code:
+            return chosen[:i] + chosen[i + 1:]
+    return chosen
+
+
+def counts(chosen: Iterable[Pick]) -> dict[str, int]:
+    """Copies of each code in the squad."""
+    out: dict[str, int] = {}
+    for p in chosen:
+        out[p.code] = out.get(p.code, 0) + 1
+    return out
+
+
+# Stored squads --------------------------------------------------------------------------
+
+
+def _decode(row: dict) -> dict:
+    row["cards"] = json.loads(row["cards"])
+    row["settings"] = json.loads(row["settings"])
+    return row
+
+
+_SELECT = """
+SELECT s.*, p.character AS character, p.player AS player_name,
+       c.name AS created_by_name, u.name AS updated_by_name
+FROM berserk_squads s JOIN players p ON p.id = s.player_id
+LEFT JOIN referees c ON c.id = s.created_by LEFT JOIN referees u ON u.id = s.updated_by
+"""
+
+
+def get(db: Database, squad_id: int) -> dict | None:
+    """A squad with its player's character and who made and last saved it."""
+    rows = fetch(db, _SELECT + " WHERE s.id = ?", [squad_id])
+    return _decode(rows[0]) if rows else None
+
+
+def listing(db: Database, player_id: int | None = None) -> list[dict]:
+    """Squads, newest first; only one player's when asked."""
+    if player_id is None:
+        return [_decode(r) for r in fetch(db, _SELECT + " ORDER BY s.id DESC")]
+    return [_decode(r) for r in fetch(db, _SELECT + " WHERE s.player_id = ? ORDER BY s.id "
+                                      "DESC", [player_id])]
+
+
+def edits(db: Database, squad_id: int) -> list[dict]:
+    """Every save of a squad, newest first, with the referee's name."""
+    rows = fetch(db, """
+        SELECT e.*, r.name AS referee FROM berserk_squad_edits e
+        LEFT JOIN referees r ON r.id = e.referee_id WHERE e.squad_id = ? ORDER BY e.seq DESC
+        """, [squad_id])
+    for row in rows:
+        row["squad"] = json.loads(row["squad"])
+    return rows
+
+
+def check(player_id: object, name: object, deck_name: object, seat: object,
+          chosen: tuple[Pick, ...], settings: Settings) -> dict:
+    """The squad as it would be stored; RuleError for the first thing wrong with it."""
+    if not isinstance(name, str) or len(name.strip()) > NAME_LIMIT:
+        raise RuleError(None, BAD_NAME, limit=NAME_LIMIT)
+    if seat not in SEATS:
+        raise RuleError("B12", BAD_SEAT, value=str(seat)[:20])
+    deck = battles.deck(deck_name)
+    cards = cards_of(deck, chosen)
+    if not cards:
+        raise RuleError("B12", NO_CARDS)
+    berserk.check_squad(cards, settings, seat == "first")
+    return {"player_id": player_id, "name": name.strip(), "deck": deck.name, "seat": seat,
+            "cards": [p.to_dict() for p in chosen],
+            "settings": berserk.settings_to_dict(settings)}
+
+
+def save(db: Database, referee_id: int | None, squad_id: int | None, *, player_id: object,
+         name: object, deck: object, seat: object, chosen: tuple[Pick, ...],
+         settings: Settings, version: int | None = None) -> dict:
+    """Create (``squad_id`` None) or change a squad; refused unless it keeps B12–B14."""
+    with write(db):
+        if type(player_id) is not int or player_rows.get(db, player_id) is None:
+            raise RuleError(None, battles.NO_PLAYER, id=str(player_id)[:20])
+        squad = check(player_id, name, deck, seat, chosen, settings)
+        at = now()
+        values = {**squad, "cards": json.dumps(squad["cards"]),
+                  "settings": json.dumps(squad["settings"])}
+        if squad_id is None:
+            cursor = db.execute(
+                "INSERT INTO berserk_squads (player_id, name, deck, seat, cards, settings, "
+                "version, created_by, created_at, updated_by, updated_at) VALUES "
+                "(:player_id, :name, :deck, :seat, :cards, :settings, 1, :by, :at, :by, :at)",
+                {**values, "by": referee_id, "at": at})
+            squad_id, seq = cursor.lastrowid, 1
+        else:
+            old = get(db, squad_id)
+            if old is None:
+                raise RuleError(None, battles.NO_SQUAD, id=str(squad_id))
+            if version is not None and version != old["version"]:
+                raise Stale(old)
+            seq = old["version"] + 1
+            db.execute(
+                "UPDATE berserk_squads SET player_id = :player_id, name = :name, deck = :deck, "
+                "seat = :seat, cards = :cards, settings = :settings, version = :seq, "
+                "updated_by = :by, updated_at = :at WHERE id = :id",
+                {**values, "seq": seq, "by": referee_id, "at": at, "id": squad_id})
+        db.execute("INSERT INTO berserk_squad_edits (squad_id, seq, at, referee_id, squad) "
+                   "VALUES (?, ?, ?, ?, ?)",
+                   [squad_id, seq, at, referee_id, json.dumps(squad, ensure_ascii=False)])
+    return get(db, squad_id)
+
+
+def problems_of(squad: dict) -> tuple[RuleError, ...]:
+    """What is wrong with a stored squad now (its deck file may have changed since)."""
+    try:
+        settings = battles.read_settings(squad["settings"])
+        return summary(battles.deck(squad["deck"]), picks(squad), settings,
+                       squad["seat"]).problems
+    except RuleError as err:
+        return (err,)

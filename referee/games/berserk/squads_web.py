@@ -1,0 +1,250 @@
+"""The squad builder: pick cards from a deck file with live crystal counts (B12), the
+element penalty (B13) and the limits (B14); refusals with their reasons; save for a player."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from referee.games.berserk import rules as berserk
+from referee.games.berserk import service as battles
+from referee.games.berserk import squads as service
+from referee.games.berserk.view import localized
+from referee.games.berserk.web import settings_from_form
+from referee.players.web import is_htmx
+from referee.rules import N_, RuleError
+from referee.store import players as player_rows
+from referee.web.context import current_referee, get_db
+from referee.web.security import referee_required
+
+bp = Blueprint("berserk_squads", __name__, url_prefix="/berserk/squads")
+
+STALE = N_("Someone else saved this squad first; the screen now shows their version. "
+           "Make your change again.")
+PICK_PLAYER = N_("Choose the player this squad is for.")
+NO_DECKS = N_("There is no deck of Berserk-style cards; add one to printables/decks.")
+CHANGED_DECK = N_("Another deck was chosen: the squad starts empty.")
+
+
+def _version() -> int | None:
+    raw = request.form.get("version", "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+def _int(raw: str | None) -> int | None:
+    raw = (raw or "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+def draft_from_form() -> dict:
+    """The squad the builder form holds (not stored yet)."""
+    form = request.form
+    return {"squad_id": _int(form.get("squad_id")), "version": _version(),
+            "player_id": _int(form.get("player")), "name": form.get("name", ""),
+            "deck": form.get("deck", ""), "seat": form.get("seat", "first"),
+            "tokens": form.getlist("card"), "deck_was": form.get("deck_was", "")}
+
+
+def draft_of(squad: dict) -> dict:
+    """A stored squad as the builder's draft."""
+    return {"squad_id": squad["id"], "version": squad["version"],
+            "player_id": squad["player_id"], "name": squad["name"], "deck": squad["deck"],
+            "seat": squad["seat"], "tokens": [p.token for p in service.picks(squad)],
+            "deck_was": squad["deck"]}
+
+
+HINTS = {
+    "elite": N_("needs gold"),
+    "crystals": N_("too few crystals"),
+    "penalty": N_("element penalty"),
+    "flyers": N_("flyer limit"),
+    "copies": N_("copies limit"),
+    "other": N_("not allowed"),
+}
+
+
+def hint_of(err: RuleError) -> str:
+    """Which limit a card would break, in two words (B12–B14)."""
+    params = set(err.params)
+    if err.rule == "B12":
+        key = "elite" if "gold" in params else "crystals"
+    elif err.rule == "B13":
+        key = "penalty"
+    elif err.rule == "B14":
+        key = "copies" if "count" in params else "flyers"
+    else:
+        key = "other"
+    return gettext(HINTS[key])
+
+
+def builder(draft: dict, *, settings: berserk.Settings | None = None,
+            refusal: str | None = None, error: str | None = None,
+            notice: str | None = None, add: tuple[str, int | None] | None = None,
+            remove: str | None = None) -> tuple[dict, bool]:
+    """Everything the builder shows; applies one add or remove first. The flag says
+    whether that add was refused (the picks then stay as they were)."""
+    db = get_db()
+    decks = battles.decks()
+    if not decks:
+        abort(404, description=gettext(NO_DECKS))
+    deck = decks.get(draft["deck"]) or next(iter(decks.values()))
+    settings = settings or berserk.PUBLISHED
+    seat = draft["seat"] if draft["seat"] in service.SEATS else "first"
+    refused = False
+    try:
+        picks = service.picks_from_tokens(draft["tokens"])
+        if draft["deck_was"] and draft["deck_was"] != deck.name:
+            picks, notice = (), gettext(CHANGED_DECK)
+        service.cards_of(deck, picks)
+    except RuleError as err:
+        picks, error = (), localized(err)
+    if add is not None:
+        try:
+            picks = service.add(deck, picks, service.Pick(*add), settings, seat)
+        except RuleError as err:
+            refusal, refused = localized(err), True
+    if remove is not None:
+        picks = service.remove(picks, remove)
+    summary = service.summary(deck, picks, settings, seat)
+    counts = service.counts(picks)
+    rows = []
+    for entry in deck.cards:
+        hint = None
+        try:
+            service.add(deck, picks, service.Pick(entry.code, 0 if entry.card.variable_cost
+                                                  else None), settings, seat)
+        except RuleError as err:
+            hint = hint_of(err)  # a short mark; the whole reason shows when it is tapped
+        xs = [p.x for p in picks if p.code == entry.code and p.x is not None]
+        rows.append({"entry": entry, "card": entry.card, "count": counts.get(entry.code, 0),
+                     "hint": hint, "xs": xs})
+    squad = service.get(db, draft["squad_id"]) if draft["squad_id"] else None
+    player = player_rows.get(db, draft["player_id"]) if draft["player_id"] else None
+    view = {
+        "draft": {**draft, "seat": seat, "deck": deck.name}, "squad": squad, "player": player,
+        "players": player_rows.search(db, "") if squad is None else [],
+        "decks": decks, "deck": deck, "picks": picks, "rows": rows, "summary": summary,
+        "problems": [localized(p) for p in summary.problems],
+        "settings": settings, "settings_open": bool(battles.changed_settings(settings)),
+        "refusal": refusal, "error": error, "notice": notice,
+        "crystals": {s: settings.crystals(s == "first") for s in service.SEATS},
+        "edits": service.edits(db, squad["id"]) if squad else [],
+    }
+    return view, refused
+
+
+def page(view: dict, status: int = 200):
+    """The builder alone for htmx, else the whole page."""
+    if is_htmx():
+        return render_template("berserk/_builder.html", **view), status
+    return render_template("berserk/squad.html", **view), status
+
+
+def _settings_or_error() -> tuple[berserk.Settings, str | None]:
+    try:
+        return settings_from_form(), None
+    except RuleError as err:
+        return berserk.PUBLISHED, localized(err)
+
+
+# Routes --------------------------------------------------------------------------------
+
+
+@bp.get("")
+@referee_required
+def index():
+    """Saved squads, newest first; ?player=<id> keeps that player's."""
+    db = get_db()
+    player_id = request.args.get("player", type=int)
+    player = player_rows.get(db, player_id) if player_id else None
+    listed = service.listing(db, player["id"] if player else None)
+    return render_template("berserk/squads.html", squads=listed, player=player,
+                           players=player_rows.search(db, ""),
+                           problems={s["id"]: service.problems_of(s) for s in listed})
+
+
+@bp.get("/new")
+@referee_required
+def new():
+    """An empty builder, for the player given by ?player=<id> if any."""
+    draft = {"squad_id": None, "version": None, "player_id": request.args.get("player", type=int),
+             "name": "", "deck": request.args.get("deck", ""), "seat": "first", "tokens": [],
+             "deck_was": ""}
+    view, _ = builder(draft)
+    return render_template("berserk/squad.html", **view)
+
+
+@bp.post("/build")
+def build():
+    """Add (``plus``) or remove (``minus``) one card, or recount after a change of seat,
+    deck or numbers.
+    Nothing is stored; a refused card comes back as 422 with its reason."""
+    draft = draft_from_form()
+    settings, error = _settings_or_error()
+    add = remove = None
+    if request.form.get("plus"):
+        code = request.form["plus"]
+        raw_x = request.form.get(f"x_{code}", "").strip()
+        try:
+            x = service.picks_from_tokens([f"{code}:{raw_x}"])[0].x if raw_x else None
+        except RuleError as err:
+            view, _ = builder(draft, settings=settings, refusal=localized(err))
+            return page(view, 422)
+        add = (code, x)
+    elif request.form.get("minus"):
+        remove = request.form["minus"]
+    view, refused = builder(draft, settings=settings, error=error, add=add, remove=remove)
+    return page(view, 422 if refused or error else 200)
+
+
+def _save(squad_id: int | None):
+    draft = draft_from_form()
+    settings, error = _settings_or_error()
+    if error:
+        view, _ = builder(draft, settings=settings, error=error)
+        return render_template("berserk/squad.html", **view), 422
+    try:
+        if draft["player_id"] is None:
+            raise RuleError(None, PICK_PLAYER)
+        squad = service.save(get_db(), current_referee()["id"], squad_id,
+                             player_id=draft["player_id"], name=draft["name"],
+                             deck=draft["deck"], seat=draft["seat"],
+                             chosen=service.picks_from_tokens(draft["tokens"]),
+                             settings=settings, version=draft["version"])
+    except service.Stale as err:
+        view, _ = builder(draft_of(err.squad), settings=battles.read_settings(
+            err.squad["settings"]), notice=gettext(STALE))
+        return render_template("berserk/squad.html", **view), 409
+    except RuleError as err:
+        view, _ = builder(draft, settings=settings, error=localized(err))
+        return render_template("berserk/squad.html", **view), 422
+    return redirect(url_for("berserk_squads.show", squad_id=squad["id"]), code=303)
+
+
+@bp.post("")
+def create():
+    """Save a new squad for its player; refused unless it keeps B12–B14."""
+    return _save(None)
+
+
+@bp.get("/<int:squad_id>")
+@referee_required
+def show(squad_id: int):
+    """A saved squad in the builder, with every save (who and when)."""
+    squad = service.get(get_db(), squad_id)
+    if squad is None:
+        abort(404)
+    try:
+        settings = battles.read_settings(squad["settings"])
+    except RuleError:
+        settings = berserk.PUBLISHED
+    view, _ = builder(draft_of(squad), settings=settings)
+    return render_template("berserk/squad.html", **view)
+
+
+@bp.post("/<int:squad_id>")
+def update(squad_id: int):
+    """Save a change of the squad made against the version the form was opened at."""
+    if service.get(get_db(), squad_id) is None:
+        abort(404)
+    return _save(squad_id)

@@ -1,0 +1,207 @@
+"""What the Berserk-style battle screen shows: the squads, each creature's properties
+with their history, the strike panel with both outcomes (B5–B11), and the record.
+
+The routes in :mod:`referee.web.berserk` parse forms and write; this module only reads.
+"""
+
+from __future__ import annotations
+
+from flask import request
+from flask_babel import get_locale, gettext
+
+from referee.games import service as games
+from referee.games.berserk import rules as berserk
+from referee.games.berserk import service, squads
+from referee.games.berserk.rules import Strike
+from referee.rules import N_, RuleError
+from referee.store import players as player_rows
+from referee.web.context import get_db
+from referee.web.i18n import rule_message
+
+# The short list of changes a referee reads off a card (B6, B9), in the order shown.
+MOD_OPS = ("lives", "set_lives", "set_strike", "set_cost", "set_movement", "halve", "gain",
+           "become", "lose")
+HALVABLE = ("lives", "strike", "cost", "movement")
+PROPS = ("cost", "elite", "lives", "movement", "strike", "elements")
+DICE = tuple(range(1, 7))
+RECORD_SHOWN = 40  # the newest steps; the whole record is a tap away
+NO_ROLL = "none"  # an open target that cannot answer does not roll (B11)
+
+BAD_MODIFIER = N_("A modifier is a whole number such as -1 or 2, not %(value)s.")
+PICK_SIDES = N_("Choose the attacker and its target.")
+PICK_DIE = N_("Enter the attacker's die.")
+PICK_DEFENCE = N_("Enter the target's die: it is open and answers.")
+
+
+def card_name(card: berserk.Card) -> str:
+    """A card's printed name in the screen's language."""
+    return card.name_ru if str(get_locale()) == "ru" else card.name_en
+
+
+def card_text(card: berserk.Card) -> str:
+    """A card's ability text in the screen's language (the other one if only it exists)."""
+    if str(get_locale()) == "ru":
+        return card.text_ru or card.text_en
+    return card.text_en or card.text_ru
+
+
+OP_LABELS = {
+    "lives": N_("+/− lives"),
+    "set_lives": N_("Lives become"),
+    "set_strike": N_("Strike becomes X-Y-Z"),
+    "set_cost": N_("Cost becomes"),
+    "set_movement": N_("Movement becomes"),
+    "halve": N_("Halve"),
+    "gain": N_("Gains an element"),
+    "become": N_("Becomes an element"),
+    "lose": N_("Loses an element"),
+}
+
+
+WORDS = {"elements": berserk.ELEMENT_NAMES, "levels": berserk.LEVEL_NAMES,
+         "ops": berserk.OP_NAMES, "props": berserk.PROPERTY_NAMES, "op_labels": OP_LABELS,
+         "settings": service.SETTING_LABELS, "groups": service.SETTING_GROUPS,
+         "published": berserk.settings_to_dict(berserk.PUBLISHED),
+         "sort_elements": berserk.sorted_elements}
+
+
+def words() -> dict:
+    """The engine's names of elements, levels, changes and properties (untranslated)."""
+    return WORDS
+
+
+def mod_dict(mod: object) -> dict:
+    """A modification as a dict (its ``op`` tells the templates what it is)."""
+    return mod if isinstance(mod, dict) else berserk.mod_to_dict(mod)
+
+
+def player_view(player_id: int) -> dict:
+    """For the player sheet: their squads and battles."""
+    db = get_db()
+    return {"squads": squads.listing(db, player_id)[:10],
+            "battles": service.listing(db, player_id)[:10]}
+
+
+def localized(err: RuleError) -> str:
+    """A refusal in the user's words; a setting's key becomes its label."""
+    label = service.SETTING_LABELS.get(str(err.params.get("setting")))
+    if label:
+        err = RuleError(err.rule, err.message, **{**err.params, "setting": gettext(label)})
+    return rule_message(err)
+
+
+def number(raw: str | None, default: int = 0) -> int:
+    """A die or modifier as typed (−2, +1, blank = default); RuleError otherwise (B11)."""
+    text = (raw or "").strip().replace("−", "-").replace("+", "")
+    if not text:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise RuleError("B11", BAD_MODIFIER, value=text[:20]) from None
+
+
+# The strike panel (B11) ----------------------------------------------------------------
+
+
+def strike_of(picks: dict, state: berserk.Battle, lower: bool = False) -> Strike:
+    """The Strike the form describes; RuleError naming what is still missing."""
+    if not picks["attacker"] or not picks["target"]:
+        raise RuleError("B11", PICK_SIDES)
+    if not picks["a_die"]:
+        raise RuleError("B11", PICK_DIE)
+    d_die = None if picks["d_die"] in ("", NO_ROLL) else number(picks["d_die"])
+    target = next((c for c in state.creatures if c.id == picks["target"]), None)
+    if target is not None and (target.tapped or target.card.strike is None):
+        d_die = None  # B11: such a target does not roll; a die left in the form is moot
+    return Strike(attacker=picks["attacker"], target=picks["target"],
+                  attacker_die=number(picks["a_die"]), defender_die=d_die, lower=lower,
+                  attacker_die_mod=number(picks["a_mod"]),
+                  defender_die_mod=number(picks["d_mod"]),
+                  strike_mod=number(picks["s_mod"]), answer_mod=number(picks["n_mod"]))
+
+
+def strike_view(state: berserk.Battle, picks: dict | None) -> dict:
+    """The strike panel: who may strike whom, which dice are awaited, both outcomes."""
+    picks = picks or {k: "" for k in ("attacker", "target", "a_die", "d_die", "a_mod",
+                                      "d_mod", "s_mod", "n_mod")}
+    ids = {c.id for c in state.creatures}
+    attacker = picks["attacker"] if picks["attacker"] in berserk.attackers(state) else ""
+    targets = berserk.targets(state, attacker) if attacker else ()
+    target = picks["target"] if picks["target"] in targets else ""
+    picks = {**picks, "attacker": attacker, "target": target}
+    t = berserk.creature(state, target) if target in ids else None
+    # B11: a tapped target does not roll; an artifact has no strike to answer with.
+    rolls = bool(t and t.open and t.card.strike is not None)
+    if t is not None and not rolls:
+        picks["d_die"] = ""
+    out = {"picks": picks, "attackers": berserk.attackers(state), "targets": targets,
+           "target_rolls": rolls, "outcomes": (), "awaiting": None, "error": None,
+           "modifiers": any(picks[k] not in ("", "0") for k in ("a_mod", "d_mod", "s_mod",
+                                                               "n_mod"))}
+    if not attacker or not target:
+        out["awaiting"] = gettext(PICK_SIDES)
+    elif not picks["a_die"]:
+        out["awaiting"] = gettext(PICK_DIE)
+    elif rolls and not picks["d_die"]:
+        out["awaiting"] = gettext(PICK_DEFENCE)
+    else:
+        try:
+            out["outcomes"] = service.outcomes(state, strike_of(picks, state))
+        except RuleError as err:
+            out["error"] = localized(err)
+    a = berserk.creature(state, attacker) if attacker else None
+    out["sides"] = {"attacker": a, "target": t}
+    if a is not None and t is not None:
+        out["deaths"] = [{"target": t.wounds + o.wounds_to_target >= t.props.lives,
+                          "attacker": a.wounds + o.wounds_to_attacker >= a.props.lives}
+                         for o in out["outcomes"]]
+    return out
+
+
+# The whole screen ---------------------------------------------------------------------
+
+
+def creature_view(c: berserk.Creature) -> dict:
+    """One creature: current properties, what changed since print, each one's history."""
+    props = c.props
+    printed = berserk.printed(c.card)
+    history = {p: berserk.explain(c.card, c.mods, p) for p in PROPS}
+    return {
+        "c": c, "props": props, "card": c.card,
+        "lives_left": max(0, props.lives - c.wounds),
+        "changed": {p for p in PROPS if props.get(p) != printed.get(p)},
+        "history": history,
+        "modified": any(len(steps) > 1 for steps in history.values()),
+        "sources": sorted({m.source for m in c.mods if m.source}),
+    }
+
+
+def screen(game: games.Game, *, picks: dict | None = None, open_id: str | None = None,
+           error: str | None = None, notice: str | None = None) -> dict:
+    """Everything the battle templates need."""
+    rec = service.record(game)
+    state = rec.state
+    setup = game.row["setup"]
+    db = get_db()
+    sides = {}
+    for i, key in enumerate(service.SIDES):
+        player_id = game.row["player_ids"][i] if i < len(game.row["player_ids"]) else None
+        creatures = [creature_view(c) for c in state.creatures if c.owner == key]
+        sides[key] = {"key": key, "player": player_rows.get(db, player_id) if player_id else None,
+                      "squad": setup[key], "creatures": creatures,
+                      "alive": sum(1 for v in creatures if not v["c"].dead)}
+    names = {c.id: c for c in state.creatures}
+    live = rec.live
+    entries = list(reversed(rec.entries))
+    whole_record = request.args.get("record") == "all"
+    return {
+        "g": game, "state": state, "sides": sides, "names": names,
+        "winner": berserk.winner(state), "strike": strike_view(state, picks),
+        "entries": entries if whole_record else entries[:RECORD_SHOWN],
+        "record_total": len(entries), "last": live[-1] if live else None,
+        "settings_changed": service.changed_settings(state.settings),
+        "open_id": open_id, "error": error, "notice": notice,
+        "mod_ops": MOD_OPS, "halvable": HALVABLE, "elements": berserk.ELEMENTS,
+        "dice": DICE, "no_roll": NO_ROLL,
+    }

@@ -1,0 +1,274 @@
+"""Berserk-style battles on the phone: two squads in play, strikes from dice, changes
+of properties with their history, the record and undo (B1–B14)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from referee.games import service as games
+from referee.games.berserk import rules as berserk
+from referee.games.berserk import service, squads
+from referee.games.berserk import view as berserk_view
+from referee.games.berserk.rules import (
+    AddLives,
+    BecomeElement,
+    Element,
+    EndEffects,
+    GainElement,
+    Halve,
+    LoseElement,
+    Overwrite,
+    SimpleStrike,
+    Tap,
+    Untap,
+    Wound,
+)
+from referee.games.berserk.view import HALVABLE, MOD_OPS, localized, screen, strike_of
+from referee.players.web import is_htmx
+from referee.rules import N_, RuleError
+from referee.store import players as player_rows
+from referee.web.context import current_referee, found_or_404, get_db
+from referee.web.security import referee_required
+
+bp = Blueprint("berserk", __name__, url_prefix="/berserk")
+bp.add_app_template_global(berserk_view.card_name, "berserk_name")
+bp.add_app_template_global(berserk_view.card_text, "berserk_text")
+bp.add_app_template_global(berserk_view.words, "berserk_words")
+bp.add_app_template_global(berserk_view.mod_dict, "berserk_mod")
+bp.add_app_template_global(berserk_view.player_view, "berserk_player")
+
+STALE = N_("Someone else changed this battle first; the screen now shows it as it stands. "
+           "Check it and enter your step again.")
+NEED_VALUE = N_("Enter a whole number for this change, such as 3 or -2.")
+NEED_STRIKE = N_("Enter the new strike as three numbers X-Y-Z, such as 1-1-1.")
+NEED_ELEMENT = N_("Choose the element first.")
+NEED_HALVED = N_("Tick what is halved: lives, strike, cost or movement.")
+NEED_OP = N_("Choose what changes from the list.")
+BAD_DO = N_("Choose wounds, tap, open or the end of a source's effects.")
+
+
+def settings_from_form() -> berserk.Settings:
+    """The rules numbers a setup form sends (fields ``s_<name>``); others stay published."""
+    values = {key: request.form[f"s_{key}"].strip() for key in service.SETTING_RULE
+              if f"s_{key}" in request.form}
+    return service.read_settings(values, strict=False)
+
+
+def _version() -> int | None:
+    raw = request.form.get("version", "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+# The strike panel (B11) ----------------------------------------------------------------
+
+
+def strike_picks() -> dict:
+    """What the strike form holds so far."""
+    form = request.form
+    # (Fields named "target" or "action" would hide the form's own properties in a browser.)
+    picks = {k: form.get(k, "").strip() for k in ("a_die", "d_die", "a_mod", "d_mod", "s_mod",
+                                                 "n_mod")}
+    picks.update(attacker=form.get("attacker_id", "").strip(),
+                 target=form.get("target_id", "").strip())
+    return picks
+
+
+def respond(game: games.Game, status: int = 200, **kwargs):
+    """The battle screen: a fragment for htmx, else the page (a 303 after a write)."""
+    if is_htmx():
+        return render_template("berserk/_screen.html", **screen(game, **kwargs)), status
+    if request.method == "POST" and status == 200:
+        open_id = kwargs.get("open_id")
+        return redirect(url_for("berserk.show", game_id=game.id, c=open_id,
+                                _anchor=f"cr-{open_id}" if open_id else None), code=303)
+    return render_template("berserk/show.html", **screen(game, **kwargs)), status
+
+
+def write_step(game_id: int, make_action, open_id: str | None = None,
+               picks: dict | None = None):
+    """Apply one action (or undo): refusals are 422 and stale forms 409, with the screen."""
+    found_or_404(service.load, game_id)
+    referee = current_referee()
+    try:
+        action = make_action()
+        if action is None:
+            game = games.undo(get_db(), referee["id"], game_id, _version())
+        else:
+            game = games.act(get_db(), referee["id"], game_id, berserk.action_to_dict(action),
+                             _version())
+    except games.Stale as err:
+        return respond(err.game, 409, notice=gettext(STALE), open_id=open_id)
+    except RuleError as err:
+        return respond(found_or_404(service.load, game_id), 422, error=localized(err),
+                       open_id=open_id, picks=picks)
+    return respond(game, open_id=open_id)
+
+
+# Routes -----------------------------------------------------------------------------
+
+
+@bp.get("")
+@referee_required
+def index():
+    """Every battle, newest first; ?player=<id> keeps that player's."""
+    db = get_db()
+    player_id = request.args.get("player", type=int)
+    player = player_rows.get(db, player_id) if player_id else None
+    return render_template("berserk/index.html", player=player,
+                           battles=service.listing(db, player["id"] if player else None),
+                           players=player_rows.search(db, ""))
+
+
+def new_view(a: int | None, b: int | None, error: str | None = None,
+             settings: berserk.Settings | None = None) -> dict:
+    """The setup: squad A, then squad B, then the rules numbers and the start."""
+    db = get_db()
+    listed = squads.listing(db)
+    by_id = {s["id"]: s for s in listed}
+    chosen = {"a": by_id.get(a), "b": by_id.get(b)}
+    slot = "a" if chosen["a"] is None else "b" if chosen["b"] is None else None
+    if settings is None:
+        # The first squad's numbers are the event's numbers it was built with.
+        base = chosen["a"]["settings"] if chosen["a"] else None
+        try:
+            settings = service.read_settings(base)
+        except RuleError:
+            settings = berserk.PUBLISHED
+    taken = {s["player_id"] for s in chosen.values() if s}
+    candidates = [s for s in listed if s["player_id"] not in taken] if slot else []
+    problems = {s["id"]: squads.problems_of(s) for s in candidates}
+    ids = {k: s["id"] if s else None for k, s in chosen.items()}
+    return {"chosen": chosen, "ids": ids, "slot": slot, "squads": candidates,
+            "problems": problems, "settings": settings, "error": error,
+            "settings_open": bool(service.changed_settings(settings))}
+
+
+@bp.get("/new")
+@referee_required
+def new():
+    """Choose two saved squads and the rules numbers (published by default); start."""
+    return render_template("berserk/new.html", **new_view(request.args.get("a", type=int),
+                                                          request.args.get("b", type=int)))
+
+
+@bp.post("")
+def create():
+    """Start the battle: both squads are checked against the settings first (B12–B14)."""
+    a, b = request.form.get("a", type=int), request.form.get("b", type=int)
+    settings = None
+    try:
+        settings = settings_from_form()
+        game = service.create(get_db(), current_referee()["id"], a, b, settings)
+    except RuleError as err:
+        view = new_view(a, b, error=localized(err), settings=settings)
+        return render_template("berserk/new.html", **view), 422
+    return redirect(url_for("berserk.show", game_id=game.id), code=303)
+
+
+@bp.get("/<int:game_id>")
+@referee_required
+def show(game_id: int):
+    """The battle as it stands in the database."""
+    return respond(found_or_404(service.load, game_id), open_id=request.args.get("c"))
+
+
+@bp.post("/<int:game_id>/strike/preview")
+def preview(game_id: int):
+    """The strike panel for what is tapped so far: both outcomes, nothing stored."""
+    game = found_or_404(service.load, game_id)
+    version = _version()
+    if version is not None and version != game.version:
+        response = respond(game, 409, notice=gettext(STALE))
+        if is_htmx():
+            body, status = response
+            return body, status, {"HX-Retarget": f"#battle-{game.id}",
+                                  "HX-Reswap": "outerHTML"}
+        return response
+    view = screen(game, picks=strike_picks())
+    if request.headers.get("HX-Target") == f"strike-{game.id}":
+        return render_template("berserk/_strike.html", **view)
+    if is_htmx():
+        return render_template("berserk/_screen.html", **view)
+    return render_template("berserk/show.html", **view)
+
+
+@bp.post("/<int:game_id>/strike")
+def strike(game_id: int):
+    """Confirm the strike as rolled or, in an exchange, lowered (B11); wounds at once."""
+    picks = strike_picks()
+    lower = request.form.get("lower") == "1"
+    return write_step(game_id,
+                      lambda: strike_of(picks, found_or_404(service.load, game_id).state, lower),
+                      picks=picks)
+
+
+def modification_of(form) -> berserk.Modification:
+    """The modification the creature form describes (B6, B9)."""
+    op = form.get("op", "")
+    source = form.get("source", "").strip()
+    value = form.get("value", "").strip().replace("−", "-").replace("–", "-")
+    if op in ("gain", "become", "lose"):
+        try:
+            element = Element(form.get("element", ""))
+        except ValueError:
+            raise RuleError("B9", NEED_ELEMENT) from None
+        cls = {"gain": GainElement, "become": BecomeElement, "lose": LoseElement}[op]
+        return cls(element, source)
+    if op == "halve":
+        props = tuple(p for p in HALVABLE if p in form.getlist("halve"))
+        if not props:
+            raise RuleError("B6", NEED_HALVED)
+        return Halve(props, form.get("round", "up") != "down", source)
+    if op == "set_strike":
+        parts = [p for p in value.replace(",", " ").replace("-", " ").replace("/", " ").split()
+                 if p]
+        if len(parts) != 3 or not all(p.isdigit() for p in parts):
+            raise RuleError("B5", NEED_STRIKE)
+        return Overwrite(strike=SimpleStrike(*map(int, parts)), source=source)
+    if op not in MOD_OPS:
+        raise RuleError("B6", NEED_OP)
+    try:
+        number = int(value.replace("+", ""))
+    except ValueError:
+        raise RuleError("B6", NEED_VALUE) from None
+    if op == "lives":
+        return AddLives(number, source)
+    return Overwrite(**{op.removeprefix("set_"): number}, source=source)
+
+
+@bp.post("/<int:game_id>/creatures/<cid>/modify")
+def modify(game_id: int, cid: str):
+    """Apply one change of properties or elements to a creature (B6, B9)."""
+    return write_step(game_id, lambda: berserk.Modify(cid, modification_of(request.form)),
+                      open_id=cid)
+
+
+@bp.post("/<int:game_id>/creatures/<cid>/act")
+def act(game_id: int, cid: str):
+    """Wounds from an ability (B10), tap, open, or end one source's effects (B7)."""
+    form = request.form
+
+    def action():
+        do = form.get("do", "")
+        if do == "wound":
+            try:
+                amount = int(form.get("amount", "").strip())
+            except ValueError:
+                raise RuleError("B10", NEED_VALUE) from None
+            return Wound(cid, amount)
+        if do == "tap":
+            return Tap(cid)
+        if do == "untap":
+            return Untap(cid)
+        if do == "end_effects":
+            return EndEffects(cid, form.get("source", ""))
+        raise RuleError(None, BAD_DO)
+
+    return write_step(game_id, action, open_id=cid)
+
+
+@bp.post("/<int:game_id>/undo")
+def undo(game_id: int):
+    """Take back the latest action that counts (an undo row is appended)."""
+    return write_step(game_id, lambda: None)

@@ -1,0 +1,151 @@
+"""Coup tables: the stored game kind, the table setup from the registry, readable text.
+
+A table is a generic stored game (:mod:`referee.services.games`) of kind ``coup``: its
+setup names the seats by registry player id (as strings, the engine's player ids) in
+seating order, and its actions are the engine's one-tap answers as JSON. Coins, cards and
+influence belong to the table: nothing here touches a player's passport stats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlite_utils import Database
+
+from referee.games import service as games
+from referee.games.coup import rules as coup
+from referee.games.coup.rules import CHARACTER_NAMES, CoupState, LogEntry
+from referee.rules import N_, RuleError
+from referee.store import games as store
+from referee.store.db import fetch
+
+KIND = "coup"
+SETUP_KEYS = {"players", "variant", "first", "one_coin_start"}
+TITLE_MAX = 120
+# Params of engine sentences that hold a player id, or a ", "-joined list of them.
+PLAYER_PARAMS = ("player", "turn", "target", "claimant", "loser")
+PLAYER_LIST_PARAMS = ("players", "targets")
+
+NO_PLAYER = N_("No player %(id)s in the registry; choose players from the list.")
+SEATED_TWICE = N_("%(player)s is seated twice; each player takes one seat.")
+NOT_SEATED = N_("The starting player must sit at the table; choose one of the seats.")
+BAD_SETUP = N_("This table setup is malformed (%(field)s); send players, variant, first "
+               "and one_coin_start.")
+
+# A gettext-like function: (message, **params) -> text in the reader's language.
+Translate = Callable[..., str]
+
+
+def english(message: str, **params: object) -> str:
+    """The untranslated message with its placeholders filled."""
+    return message % params if params else message
+
+
+def start(setup: object) -> CoupState:
+    """The initial table of a stored setup; a bad setup raises ``RuleError`` (C1–C4)."""
+    if not isinstance(setup, dict):
+        raise RuleError("C1", BAD_SETUP, field="setup")
+    unknown = sorted(set(setup) - SETUP_KEYS)
+    if unknown:
+        raise RuleError("C1", BAD_SETUP, field=", ".join(map(str, unknown)))
+    players = setup.get("players")
+    if not isinstance(players, list):
+        raise RuleError("C1", BAD_SETUP, field="players")
+    one_coin = setup.get("one_coin_start", False)
+    if not isinstance(one_coin, bool):
+        raise RuleError("C3", BAD_SETUP, field="one_coin_start")
+    return coup.new_game(players, setup.get("variant", "ambassador"), setup.get("first"),
+                         one_coin)
+
+
+def finished(state: CoupState) -> bool:
+    """C10: the table is over once there is a winner."""
+    return state.winner is not None
+
+
+games.register(games.Kind(
+    name=KIND, start=start, apply=coup.apply, action_from_dict=coup.action_from_dict,
+    action_to_dict=coup.action_to_dict, finished=finished))
+
+
+def _player_ids(value: object) -> list[int]:
+    if not isinstance(value, list) or not all(
+            type(v) is int for v in value):
+        raise RuleError("C1", BAD_SETUP, field="players")
+    return value
+
+
+def create(db: Database, referee_id: int | None, player_ids: object,
+           variant: object = "ambassador", first: object = None,
+           one_coin_start: object = False, title: object = "") -> games.Game:
+    """Seat registry players in this order and start the table (C1–C4)."""
+    ids = _player_ids(player_ids)
+    rows = {r["id"]: r for r in fetch(
+        db, f"SELECT id, character FROM players WHERE id IN ({','.join('?' * len(ids))})",
+        ids)} if ids else {}
+    seen: set[int] = set()
+    for pid in ids:
+        if pid not in rows:
+            raise RuleError("C1", NO_PLAYER, id=pid)
+        if pid in seen:
+            raise RuleError("C1", SEATED_TWICE, player=rows[pid]["character"])
+        seen.add(pid)
+    if first is not None and (type(first) is not int or first not in seen):
+        raise RuleError("C4", NOT_SEATED)
+    if not isinstance(title, str):
+        raise RuleError(None, BAD_SETUP, field="title")
+    setup: dict = {"players": [str(pid) for pid in ids], "variant": variant,
+                   "one_coin_start": one_coin_start}
+    if first is not None:
+        setup["first"] = str(first)
+    title = title.strip() or ", ".join(rows[pid]["character"] for pid in ids)
+    return games.create(db, referee_id, KIND, setup, ids, title=title[:TITLE_MAX])
+
+
+def load(db: Database, game_id: int) -> games.Game | None:
+    """The table with its state replayed, or None when there is no such Coup table."""
+    return games.load(db, game_id, kind=KIND)
+
+
+def listing(db: Database, player_id: int | None = None) -> list[dict]:
+    """Tables newest first, optionally those where the player has a seat."""
+    return store.listing(db, KIND, player_id)
+
+
+def names(db: Database, game: games.Game) -> dict[str, str]:
+    """Engine player id → the character's name in the registry, for every seat."""
+    ids = game.row["player_ids"]
+    found = {r["id"]: r["character"] for r in fetch(
+        db, f"SELECT id, character FROM players WHERE id IN ({','.join('?' * len(ids))})",
+        ids)} if ids else {}
+    return {str(pid): found.get(pid, f"#{pid}") for pid in ids}
+
+
+def named_params(params: dict, names: dict[str, str]) -> dict:
+    """Sentence params with player ids replaced by the characters' names."""
+    out = dict(params)
+    for key in PLAYER_PARAMS:
+        if isinstance(out.get(key), str):
+            out[key] = names.get(out[key], out[key])
+    for key in PLAYER_LIST_PARAMS:
+        if isinstance(out.get(key), str):
+            out[key] = ", ".join(names.get(p, p) for p in out[key].split(", "))
+    return out
+
+
+def character_name(code: str | None, tr: Translate = english) -> str:
+    """A Coup character in the reader's language (``duchess`` → Duchess / Герцогиня)."""
+    return tr(CHARACTER_NAMES[code]) if code in CHARACTER_NAMES else str(code or "")
+
+
+def log_line(entry: LogEntry, names: dict[str, str], tr: Translate = english) -> str:
+    """One line of the table's log, with names and characters in the reader's language."""
+    params = named_params(dict(entry.params), names)
+    if "character" in params:
+        params["character"] = character_name(str(params["character"]), tr)
+    return tr(entry.message, **params) if params else tr(entry.message)
+
+
+def named_error(err: RuleError, names: dict[str, str]) -> RuleError:
+    """The same refusal, naming players by their characters instead of their ids."""
+    return RuleError(err.rule, err.message, **named_params(err.params, names))

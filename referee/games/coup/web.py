@@ -1,0 +1,323 @@
+"""The Coup screens: seat a table, then one screen per turn asking only what is shown."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import get_translations, gettext
+
+from referee.games import service as games
+from referee.games.coup import rules as coup
+from referee.games.coup import service
+from referee.games.coup.rules import (
+    ACTION_NAMES,
+    Block,
+    Challenge,
+    Declare,
+    ExamineVerdict,
+    LoseInfluence,
+    Reveal,
+)
+from referee.games.coup.rules.model import COSTS, FORCED_COUP, TARGETED
+from referee.players.web import is_htmx
+from referee.rules import N_, RuleError
+from referee.store import players as rows
+from referee.web.context import current_referee, found_or_404, get_db
+from referee.web.i18n import rule_message
+from referee.web.security import referee_required
+
+bp = Blueprint("coup", __name__)
+
+STALE = N_("Someone else recorded a step at this table first; the screen now shows it as "
+           "it stands.")
+MAX_SEATS = 8
+
+
+def _json(action) -> str:
+    return json.dumps(coup.action_to_dict(action), separators=(",", ":"))
+
+
+def translator() -> service.Translate:
+    """gettext bound to this request's catalog once: a long log has hundreds of lines."""
+    translations = get_translations()
+
+    def tr(message: str, **params: object) -> str:
+        text = translations.ugettext(message)
+        return text % params if params else text
+
+    return tr
+
+
+def char(code: str | None) -> str:
+    """A character's name in the reader's language."""
+    return service.character_name(code, gettext)
+
+
+def describe(action: dict | None, names: dict[str, str]) -> str:
+    """One stored step in words, for the undo bar."""
+    try:
+        a = coup.action_from_dict(action)
+    except RuleError:
+        return "?"
+    who = names.get(getattr(a, "player", None) or "", "")
+    if isinstance(a, Declare):
+        label = gettext(ACTION_NAMES.get(a.action, a.action))
+        if a.target:
+            return gettext("%(player)s: %(action)s → %(target)s", player=who, action=label,
+                           target=names.get(a.target, a.target))
+        return gettext("%(player)s: %(action)s", player=who, action=label)
+    if isinstance(a, Challenge):
+        if a.challenger is None:
+            return gettext("nobody challenges")
+        return gettext("%(player)s challenges", player=names.get(a.challenger, a.challenger))
+    if isinstance(a, Reveal):
+        if a.shown:
+            return gettext("%(player)s shows the %(character)s", player=who,
+                           character=char(a.character))
+        return gettext("%(player)s turns up the %(character)s", player=who,
+                       character=char(a.character))
+    if isinstance(a, Block):
+        if a.blocker is None:
+            return gettext("nobody blocks")
+        return gettext("%(player)s blocks as the %(character)s",
+                       player=names.get(a.blocker, a.blocker), character=char(a.character))
+    if isinstance(a, LoseInfluence):
+        return gettext("%(player)s turns up the %(character)s", player=who,
+                       character=char(a.character))
+    if isinstance(a, ExamineVerdict):
+        if a.swap:
+            return gettext("%(player)s has the examined card swapped", player=who)
+        return gettext("%(player)s gives the examined card back", player=who)
+    return "?"
+
+
+# The table screen -----------------------------------------------------------------------
+
+
+def _declare_view(state, names: dict[str, str], act: str | None) -> dict:
+    """The legal actions of this turn; targeted ones ask for a tap on a player (C4–C6)."""
+    legal = coup.legal_actions(state)
+    me = state.player(state.turn)
+    forced = me.coins >= FORCED_COUP  # C6
+    plain, targeted, seen = [], [], set()
+    for a in legal:
+        if a.action in seen:
+            continue
+        seen.add(a.action)
+        entry = {"action": a.action, "label": gettext(ACTION_NAMES[a.action]),
+                 "cost": COSTS.get(a.action, 0)}
+        if a.action in TARGETED:
+            targeted.append(entry)
+        else:
+            plain.append({**entry, "json": _json(a)})
+    if forced:
+        act = "coup"
+    targets = {a.target: _json(a) for a in legal if a.action == act and a.target}
+    return {"plain": plain, "targeted": targeted, "forced": forced,
+            "act": act if targets else None,
+            "act_label": gettext(ACTION_NAMES[act]) if targets and act else "",
+            "targets": targets}
+
+
+def _answers(state, q: coup.Question, names: dict[str, str]) -> dict:
+    """Every legal one-tap answer to the question on screen, labelled."""
+    out: dict = {"nobody": None, "players": [], "shown": None, "cards": [],
+                 "blockers": [], "back": None, "swap": None}
+    for a in coup.options(state):
+        if isinstance(a, Challenge):
+            if a.challenger is None:
+                out["nobody"] = _json(a)
+            else:
+                out["players"].append({"id": a.challenger, "name": names[a.challenger],
+                                       "json": _json(a)})
+        elif isinstance(a, Reveal) and a.shown:
+            out["shown"] = _json(a)
+        elif isinstance(a, (Reveal, LoseInfluence)):
+            out["cards"].append({"code": a.character, "name": char(a.character),
+                                 "json": _json(a)})
+        elif isinstance(a, Block):
+            if a.blocker is None:
+                out["nobody"] = _json(a)
+                continue
+            if not out["blockers"] or out["blockers"][-1]["id"] != a.blocker:
+                out["blockers"].append({"id": a.blocker, "name": names[a.blocker],
+                                        "claims": []})
+            out["blockers"][-1]["claims"].append(
+                {"code": a.character, "name": char(a.character), "json": _json(a)})
+        elif isinstance(a, ExamineVerdict):
+            out["swap" if a.swap else "back"] = _json(a)
+    # Foreign aid: every blocker claims the same one character, so one row of names.
+    claims = {c["code"] for b in out["blockers"] for c in b["claims"]}
+    out["one_claim"] = char(claims.pop()) if len(claims) == 1 else None
+    return out
+
+
+def screen(game: games.Game, *, act: str | None = None, error: str | None = None,
+           notice: str | None = None) -> dict:
+    """Everything the table templates need."""
+    db = get_db()
+    state = game.state
+    names = service.names(db, game)
+    tr = translator()
+    q = coup.awaiting(state)
+    declare = _declare_view(state, names, act) if q.kind == "declare" else None
+    targets = declare["targets"] if declare and declare["act"] else {}
+    seats = [{
+        "id": p.id, "name": names[p.id], "coins": p.coins, "influence": p.influence,
+        "alive": p.alive, "turn": p.id == state.turn and state.winner is None,
+        "face_up": [char(c) for c in p.face_up], "target": targets.get(p.id),
+        "winner": p.id == state.winner,
+    } for p in state.players]
+    pending = state.pending
+    last = game.actions[-1] if game.actions else None
+    return {
+        "table": game, "state": state, "names": names, "q": q, "seats": seats,
+        "declare": declare, "answers": _answers(state, q, names),
+        "pending": pending, "char": char,
+        "action_label": gettext(ACTION_NAMES[pending.action]) if pending else "",
+        "claim": char(q.claim) if q.claim else "",
+        "log": [{"rule": e.rule, "text": service.log_line(e, names, tr)}
+                for e in reversed(state.log)],
+        "face_up_counts": [(char(c), state.face_up_count(c)) for c in state.in_play
+                           if state.face_up_count(c)],
+        "last": last, "last_text": describe(last["action"], names) if last else "",
+        "fresh": not game.actions, "error": error, "notice": notice,
+    }
+
+
+def respond(game: games.Game, status: int = 200, **kwargs):
+    """The table: the fragment for htmx, else the page (or a 303 after a write)."""
+    if is_htmx():
+        return render_template("coup/_screen.html", **screen(game, **kwargs)), status
+    if request.method == "POST" and status == 200:
+        return redirect(url_for("coup.show", game_id=game.id), code=303)
+    return render_template("coup/show.html", **screen(game, **kwargs)), status
+
+
+def _version() -> int | None:
+    raw = request.form.get("version", "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+def write_step(game_id: int, step):
+    """Run one write; a refusal is 422 and a stale version 409, each with the fresh table."""
+    game = found_or_404(service.load, game_id)
+    try:
+        game = step()
+    except games.Stale as err:
+        return respond(err.game, 409, notice=gettext(STALE))
+    except RuleError as err:
+        fresh = found_or_404(service.load, game_id)
+        named = service.named_error(err, service.names(get_db(), fresh))
+        return respond(fresh, 422, error=rule_message(named))
+    return respond(game)
+
+
+# Setting up a table -----------------------------------------------------------------
+
+
+def _seat_ids() -> list[int]:
+    """The seats chosen so far, in seating order (repeated ?seat=<id>)."""
+    out: list[int] = []
+    for raw in request.values.getlist("seat"):
+        if raw.isdigit() and int(raw) not in out:
+            out.append(int(raw))
+    return out[:MAX_SEATS]
+
+
+def new_view(seat_ids: list[int], error: str | None = None) -> dict:
+    """The setup screen: seats in order, candidates to add, variant and options."""
+    db = get_db()
+    seats = [r for r in (rows.get(db, pid) for pid in seat_ids) if r]
+    ids = [r["id"] for r in seats]
+    q = request.args.get("q", "")
+    candidates = [r for r in rows.search(db, q) if r["id"] not in ids] \
+        if len(ids) < MAX_SEATS else []
+    count = len(ids)
+    copies = 4 if count >= 7 else 3
+    first = request.values.get("first", type=int)
+    return {
+        "seats": seats, "ids": ids, "q": q, "candidates": candidates, "error": error,
+        "count": count, "copies": copies, "cards": copies * 5,
+        "court": 3 if count == 2 else copies * 5 - 2 * count,
+        "variant": request.values.get("variant", "ambassador"),
+        "first": first if first in ids else (ids[0] if ids else None),
+        "one_coin": request.values.get("one_coin_start") == "1" and count == 2,
+        "title": request.values.get("title", ""),
+        "with_seats": lambda change: url_for("coup.new", seat=change),
+    }
+
+
+@bp.get("/coup")
+@referee_required
+def index():
+    """Every Coup table, newest first; ?player=<id> keeps the tables where they sit."""
+    db = get_db()
+    player_id = request.args.get("player", type=int)
+    player = rows.get(db, player_id) if player_id else None
+    tables = service.listing(db, player["id"] if player else None)
+    return render_template("coup/index.html", tables=tables, player=player,
+                           players=rows.search(db, ""))
+
+
+@bp.get("/coup/new")
+@referee_required
+def new():
+    """Seat 2–8 registry players in order; choose the fifth character and options."""
+    view = new_view(_seat_ids())
+    if is_htmx() and request.headers.get("HX-Target") == "coup-pick":
+        return render_template("coup/_pick.html", **view)
+    return render_template("coup/new.html", **view)
+
+
+@bp.post("/coup")
+def create():
+    """Start the table from the setup form; a refused setup is 422 and stores nothing."""
+    ids = _seat_ids()
+    first = request.form.get("first", type=int)
+    try:
+        game = service.create(
+            get_db(), current_referee()["id"], ids,
+            variant=request.form.get("variant", "ambassador"), first=first,
+            one_coin_start=request.form.get("one_coin_start") == "1",
+            title=request.form.get("title", ""))
+    except RuleError as err:
+        return render_template("coup/new.html", **new_view(ids, rule_message(err))), 422
+    return redirect(url_for("coup.show", game_id=game.id), code=303)
+
+
+@bp.get("/coup/<int:game_id>")
+@referee_required
+def show(game_id: int):
+    """The table as stored: the seats, the one question to answer now, the log, undo.
+
+    ``?act=<action>`` asks for the target of a targeted action: tap a player.
+    """
+    return respond(found_or_404(service.load, game_id), act=request.args.get("act"))
+
+
+@bp.post("/coup/<int:game_id>/act")
+def act(game_id: int):
+    """Record one answer (the button's action); refused → 422, stale → 409."""
+    referee = current_referee()
+    try:
+        data = json.loads(request.form.get("action", ""))
+    except ValueError:
+        data = None
+    return write_step(game_id, lambda: games.act(get_db(), referee["id"], game_id, data,
+                                                 _version()))
+
+
+@bp.post("/coup/<int:game_id>/undo")
+def undo(game_id: int):
+    """Take back the table's latest step (an undo row is appended; history stays)."""
+    referee = current_referee()
+    return write_step(game_id, lambda: games.undo(get_db(), referee["id"], game_id,
+                                                  _version()))
+
+
+@bp.app_template_global("player_coup_tables")
+def player_coup_tables(player_id: int) -> list[dict]:
+    """For the player sheet: the Coup tables where this player has a seat."""
+    return service.listing(get_db(), player_id)[:10]

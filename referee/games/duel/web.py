@@ -1,0 +1,352 @@
+"""The duel screens: pick two players, tap each round's cards, D12, the record, undo."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask_babel import gettext
+
+from referee.games.duel import rules as duel
+from referee.games.duel import service
+from referee.games.duel.rules import Extension, Play, Round, model
+from referee.players.web import is_htmx
+from referee.rules import N_, RuleError
+from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
+from referee.store import duels as duel_rows
+from referee.store import players as rows
+from referee.web.context import current_referee, found_or_404, get_db
+from referee.web.i18n import rule_message
+from referee.web.security import referee_required
+
+bp = Blueprint("duels", __name__)
+
+# One tap per card (the issue's 3-taps-a-round budget): 36 keys in 6 columns, each at
+# least 44 px wide on a 360 px phone. The low ranks fill one row per suit; the court
+# cards (Q K A) of two suits share a row.
+KEYPAD: tuple[str, ...] = (
+    *(f"{rank}{suit}" for suit in SUITS for rank in RANKS[:6]),
+    *(f"{rank}{suit}" for pair in (SUITS[:2], SUITS[2:]) for suit in pair
+      for rank in RANKS[6:]),
+)
+
+PICK_TABLE = N_("Tap the table card %(player)s turned up, then confirm the round.")
+STALE_ROUND = N_("Someone else already recorded this round; the screen now shows the duel "
+                 "as it stands.")
+STALE_OTHER = N_("Someone else changed this duel first; the screen now shows it as it "
+                 "stands.")
+# The pick in progress on this phone, so that scanning two passports one after the
+# other sets up their duel; forgotten after a while so an old pick never surprises.
+SETUP_KEY = "duel_setup"
+SETUP_KEPT = timedelta(minutes=10)
+BAD_LINK = N_("No passport matches this link; check it or search by name.")
+EXTENSION_CHOICES = {"both": (True, True), "a": (True, False), "b": (False, True),
+                     "none": (False, False)}
+
+
+@bp.app_template_filter("card")
+def card_label(code: str | None) -> str:
+    """A canonical code with its suit symbol: ``10S`` → ``10♠``."""
+    if not code:
+        return "—"
+    return f"{code[:-1]}{SUIT_SYMBOLS.get(code[-1], code[-1])}"
+
+
+@bp.app_template_global("player_duels")
+def player_duels(player_id: int) -> dict:
+    """For the player sheet: their duels and the duel-deck cards they surrendered (D1)."""
+    views = service.for_player(get_db(), player_id)
+    return {"duels": [summary(v) for v in views],
+            "surrendered": service.surrendered(views, player_id)}
+
+
+def summary(view: service.DuelView) -> dict:
+    """What a list shows about one duel."""
+    row, state = view.row, view.state
+    wins = duel.round_wins(state) if state else (0, 0)
+    names = {"a": row["a_character"], "b": row["b_character"]}
+    return {"id": view.id, "row": row, "names": names, "wins": wins, "status": view.status,
+            "winner": names.get(row["winner"]) if row["winner"] else None,
+            "reason": row["reason"], "rounds": len(state.rounds) if state else 0}
+
+
+# Reading the forms ------------------------------------------------------------------
+
+
+def _version() -> int | None:
+    raw = request.form.get("version", "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+def picks_from_form() -> dict:
+    """The round form's selections, kept to refill the form after a refusal."""
+    picks = {}
+    for side in duel.SIDES:
+        tokens = request.form.get(f"{side}_tokens", "0").strip() or "0"
+        picks[side] = {"table": request.form.get(f"{side}_table", "").strip() or None,
+                       "hand": request.form.get(f"{side}_hand", "").strip() or None,
+                       "tokens": tokens}
+    return picks
+
+
+def round_of(view: service.DuelView, picks: dict) -> Round:
+    """The Round action the form describes; RuleError if a card is missing (D6, D8)."""
+    plays = {}
+    for side in duel.SIDES:
+        pick = picks[side]
+        if not pick["table"]:
+            label = view.state.side(side).label if view.state else side
+            raise RuleError("D6", PICK_TABLE, player=label)
+        if not pick["tokens"].isdigit():
+            raise RuleError("D8", model.TOKENS_WHOLE)
+        plays[side] = Play(pick["table"], pick["hand"], int(pick["tokens"]))
+    return Round(a=plays["a"], b=plays["b"])
+
+
+# The duel screen ----------------------------------------------------------------------
+
+
+def preview_of(view: service.DuelView, picks: dict | None) -> dict:
+    """The live comparison: totals so far, the round's winner and what follows."""
+    out: dict = {"totals": {"a": None, "b": None}, "winner": None, "error": None,
+                 "after": None, "complete": False}
+    state = view.state
+    if state is None or duel.awaiting(state) != "round" or not picks:
+        return out
+    for side in duel.SIDES:
+        pick = picks[side]
+        if pick["table"] and pick["tokens"].isdigit():
+            try:
+                out["totals"][side] = duel.total(Play(pick["table"], pick["hand"],
+                                                      int(pick["tokens"])))
+            except RuleError:
+                out["totals"][side] = None
+    if all(picks[s]["table"] for s in duel.SIDES):
+        try:
+            action = round_of(view, picks)
+            record = duel.preview(state, action)
+            out.update(winner=record.winner, complete=True,
+                       totals={"a": record.a.total, "b": record.b.total},
+                       after=duel.apply(state, action))
+        except RuleError as err:
+            out["error"] = rule_message(err)
+    return out
+
+
+def extension_options(view: service.DuelView) -> list[dict]:
+    """The four D12 answers; those the engine refuses carry its reason and are disabled."""
+    options = []
+    for choice, (a, b) in EXTENSION_CHOICES.items():
+        refusal = None
+        try:
+            duel.apply(view.state, Extension(a=a, b=b))
+        except RuleError as err:
+            refusal = rule_message(err)
+        options.append({"choice": choice, "a": a, "b": b, "refusal": refusal})
+    return options
+
+
+def screen(view: service.DuelView, *, picks: dict | None = None, error: str | None = None,
+           notice: str | None = None) -> dict:
+    """Everything the duel templates need."""
+    db = get_db()
+    state = view.state
+    players = {side: rows.get(db, view.player_id(side)) for side in duel.SIDES}
+    sides = {}
+    if state is not None:
+        for key in duel.SIDES:
+            side = state.side(key)
+            sides[key] = {
+                "key": key, "s": side, "row": players[key],
+                "used": set(duel.table_cards_used(state, key)),
+                "hand": duel.hand_cards_allowed(state, key),
+                "hand_left": max(side.hand_limit - len(side.surrendered), 0),
+                "tokens": duel.tokens_allowed(state, key),
+            }
+    picks = picks or {s: {"table": None, "hand": None, "tokens": "0"} for s in duel.SIDES}
+    return {
+        "d": view, "state": state, "players": players, "sides": sides,
+        "awaiting": duel.awaiting(state) if state else None,
+        "wins": duel.round_wins(state) if state else (0, 0),
+        "round_n": len(state.rounds) + 1 if state else 0,
+        "record": duel.record_to_dict(state) if state else None,
+        "keypad": KEYPAD, "picks": picks, "preview": preview_of(view, picks),
+        "options": extension_options(view) if state and duel.awaiting(state) == "extension"
+        else [],
+        "last": view.last, "error": error, "notice": notice,
+    }
+
+
+def respond(view: service.DuelView, status: int = 200, **kwargs):
+    """The duel screen: the fragment for htmx, else the page (or a 303 after a write)."""
+    if is_htmx():
+        return render_template("duel/_screen.html", **screen(view, **kwargs)), status
+    if request.method == "POST" and status == 200:
+        return redirect(url_for("duels.show", duel_id=view.id), code=303)
+    return render_template("duel/show.html", **screen(view, **kwargs)), status
+
+
+def write_step(duel_id: int, step, picks: dict | None = None, stale: str = STALE_OTHER):
+    """Run one write; a refusal is 422 and a stale version 409, each with the fresh duel."""
+    found_or_404(service.load, duel_id)
+    try:
+        view = step()
+    except service.Stale as err:
+        return respond(err.view, 409, notice=gettext(stale))
+    except RuleError as err:
+        return respond(found_or_404(service.load, duel_id), 422, picks=picks,
+                       error=rule_message(err))
+    return respond(view)
+
+
+# Routes -------------------------------------------------------------------------------
+
+
+@bp.get("/duels")
+@referee_required
+def index():
+    """Every duel, newest first; ?player=<id> keeps that player's."""
+    db = get_db()
+    player_id = request.args.get("player", type=int)
+    player = rows.get(db, player_id) if player_id else None
+    views = service.for_player(db, player_id) if player else service.recent(db, 200)
+    return render_template("duel/index.html", duels=[summary(v) for v in views],
+                           player=player, players=rows.search(db, ""))
+
+
+def _passport_player(link: str) -> dict | None:
+    """The player a pasted or scanned passport URL (…/p/<token>) or bare token names."""
+    token = link.split("/p/", 1)[1] if "/p/" in link else link
+    token = token.split("?", 1)[0].split("#", 1)[0].strip("/ ")
+    if not 16 <= len(token) <= 64:
+        return None
+    return rows.by_token(get_db(), token)
+
+
+def new_view(a_id: int | None, b_id: int | None, error: str | None = None) -> dict:
+    """The picker: chosen duelists with their stats, search results, the D4 check."""
+    db = get_db()
+    chosen = {"a": rows.get(db, a_id) if a_id else None, "b": rows.get(db, b_id) if b_id else None}
+    q = request.args.get("q", "")
+    link = request.args.get("link", "").strip()
+    if link:
+        found = _passport_player(link)
+        if found is None:
+            error = error or gettext(BAD_LINK)
+        else:
+            chosen["a" if chosen["a"] is None else "b"] = found
+    ids = {s: r["id"] if r else None for s, r in chosen.items()}
+    refusal = None
+    if chosen["a"] and chosen["b"] and not error:
+        try:
+            service.check_start(db, ids["a"], ids["b"])
+        except RuleError as err:
+            refusal = rule_message(err)
+    slot = "a" if chosen["a"] is None else "b" if chosen["b"] is None else None
+    busy = {s: duel_rows.open_for(db, r["id"]) for s, r in chosen.items() if r}
+    candidates = [r for r in rows.search(db, q) if r["id"] not in ids.values()] if slot else []
+    return {"chosen": chosen, "ids": ids, "slot": slot, "q": q, "candidates": candidates,
+            "error": error, "refusal": refusal, "busy": busy,
+            "decks": {s: rows.deck_cards(r) for s, r in chosen.items() if r}}
+
+
+def _pending() -> tuple[int | None, int | None]:
+    """The duelists this phone picked in the last minutes and has not started yet."""
+    kept = session.get(SETUP_KEY)
+    if not isinstance(kept, dict) or not isinstance(kept.get("at"), str):
+        return None, None
+    try:
+        at = datetime.fromisoformat(kept["at"])
+    except ValueError:
+        return None, None
+    if datetime.now(UTC) - at > SETUP_KEPT:
+        return None, None
+    return kept.get("a"), kept.get("b")
+
+
+def _joined(player_id: int) -> dict:
+    """Where "Start a duel" on a sheet leads: opposite the duelist picked a moment ago on
+    this phone (scan A's passport, tap, scan B's, tap), else as duelist A."""
+    a, b = _pending()
+    if a and not b and a != player_id:
+        return {"a": a, "b": player_id}
+    return {"a": player_id}
+
+
+@bp.get("/duels/new")
+@referee_required
+def new():
+    """Pick two players by search or passport link; see their stats; start."""
+    joining = request.args.get("join", type=int)
+    if joining is not None:
+        return redirect(url_for("duels.new", **_joined(joining)), code=303)
+    view = new_view(request.args.get("a", type=int), request.args.get("b", type=int))
+    session[SETUP_KEY] = {**view["ids"], "at": datetime.now(UTC).isoformat()}
+    if is_htmx() and request.headers.get("HX-Target") == "duel-pick":
+        return render_template("duel/_pick.html", **view)
+    return render_template("duel/new.html", **view)
+
+
+@bp.post("/duels")
+def create():
+    """Start the duel: both pay a cartridge (D4); refused → 422 and nothing changes."""
+    a_id = request.form.get("a", type=int)
+    b_id = request.form.get("b", type=int)
+    try:
+        view = service.start(get_db(), current_referee()["id"], a_id, b_id)
+    except RuleError as err:
+        page = new_view(a_id, b_id, error=rule_message(err))
+        return render_template("duel/new.html", **page), 422
+    session.pop(SETUP_KEY, None)
+    return redirect(url_for("duels.show", duel_id=view.id), code=303)
+
+
+@bp.get("/duels/<int:duel_id>")
+@referee_required
+def show(duel_id: int):
+    """The duel as it stands in the database: the next step, the record, undo."""
+    return respond(found_or_404(service.load, duel_id))
+
+
+@bp.post("/duels/<int:duel_id>/preview")
+def preview(duel_id: int):
+    """The live comparison of totals for the cards tapped so far (changes nothing)."""
+    view = found_or_404(service.load, duel_id)
+    return render_template("duel/_preview.html", **screen(view, picks=picks_from_form()))
+
+
+@bp.post("/duels/<int:duel_id>/rounds")
+def rounds(duel_id: int):
+    """Confirm the round: apply it with every effect, or refuse with the rule."""
+    picks = picks_from_form()
+    referee = current_referee()
+
+    def step():
+        view = found_or_404(service.load, duel_id)
+        return service.record(get_db(), referee["id"], duel_id, round_of(view, picks),
+                              _version())
+
+    return write_step(duel_id, step, picks, STALE_ROUND)
+
+
+@bp.post("/duels/<int:duel_id>/extension")
+def extension(duel_id: int):
+    """Record the D12 decision: both continue, one continues, or both refuse."""
+    choice = EXTENSION_CHOICES.get(request.form.get("choice", ""))
+    referee = current_referee()
+
+    def step():
+        if choice is None:
+            raise RuleError("D12", model.EXTENSION_SHAPE)
+        action = Extension(a=choice[0], b=choice[1])
+        return service.record(get_db(), referee["id"], duel_id, action, _version())
+
+    return write_step(duel_id, step)
+
+
+@bp.post("/duels/<int:duel_id>/undo")
+def undo(duel_id: int):
+    """Take back the duel's latest action and all of its effects on the players."""
+    referee = current_referee()
+    return write_step(duel_id, lambda: service.undo(get_db(), referee["id"], duel_id,
+                                                    _version()))

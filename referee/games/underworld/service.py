@@ -1,0 +1,388 @@
+"""Underworld castle games on the stored-game service: setup, the game kind, quick fights.
+
+A castle game is a row of the generic ``games`` table. Its stored setup holds the seated
+registry players in turn order, both decks as they were when the game began (the cards
+themselves, so editing a deck file never changes a game in progress), each player's 4
+starting cards and, when the game carries passport levels, the levels carried in.
+The engine (:mod:`referee.rules.underworld`) names players by text: the registry ids as
+strings.
+
+The folded state is a :class:`Table`: the engine state plus the table it came from and
+the action that led to it, so one replay gives the screens every step of the record.
+When the game carries passport levels, every level the engine moves is written to the
+player's sheet as an ``underworld`` event in the same transaction as the action (U8).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sqlite_utils import Database
+
+from referee.decks import DeckError, UnknownDeck, load_all, load_deck
+from referee.games import service as games
+from referee.games.underworld import rules as uw
+from referee.games.underworld.rules.state import INVENTORY
+from referee.notes import Note
+from referee.players import service as player_service
+from referee.rules import N_, RuleError, stats
+from referee.rules.stats import LEVEL_MAX, LEVEL_MIN
+from referee.store import games as store
+from referee.store import players as rows
+from referee.store.db import fetch
+
+KIND = "underworld"
+CASTLE_DECK, CLASS_DECK = "castle-sample", "classes-sample"
+TITLE_LIMIT = 80
+SETUP_KEYS = {"players", "castle", "classes", "starting", "passport_levels", "levels"}
+REQUEST_KEYS = {"players", "castle", "classes", "starting", "passport_levels", "title"}
+
+NO_PLAYER = N_("No player %(id)s: they may have been removed; reload the list.")
+PICK_PLAYERS = N_("Pick 2 to 6 different players from the list; %(count)s were picked.")
+NO_DECK = {"castle": N_("There is no castle deck named %(name)s; pick one of %(names)s."),
+           "class": N_("There is no class deck named %(name)s; pick one of %(names)s.")}
+BAD_DECK = N_("The deck file %(name)s cannot be read: %(problem)s")
+BAD_SETUP = N_("This castle game's setup is damaged (%(field)s); start a new game.")
+START_CARDS = N_("Give %(player)s exactly 4 starting cards; %(count)s were given.")
+NO_CARD = N_("No castle card matches “%(text)s”; type a code such as M07 or part of a "
+             "name.")
+MANY_CARDS = N_("“%(text)s” matches several cards (%(codes)s); type the code instead.")
+LEVEL_CARRIED = N_("%(player)s is at level %(level)s on the passport; a castle game "
+                   "carries in levels 1 to 9 only (U4). Start without passport levels.")
+TITLE_LONG = N_("The title is longer than %(limit)s characters.")
+BONUSES = N_("Bonuses must be whole numbers such as 2 or 2+1-1 (one per card, helper "
+             "or ally); correct them.")
+STRENGTH = N_("The monster's strength must be a whole number from 0 to 99; correct it.")
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """A folded castle game: the engine ``state``, and how it was reached."""
+
+    state: uw.State
+    passport_levels: bool
+    seats: tuple[int, ...]
+    previous: Table | None = field(default=None, repr=False)
+    action: object | None = None  # the engine action that led here from ``previous``
+
+    def steps(self) -> list[Table]:
+        """Every table from the first to this one."""
+        chain: list[Table] = []
+        table: Table | None = self
+        while table is not None:
+            chain.append(table)
+            table = table.previous
+        return chain[::-1]
+
+
+# The game kind: start, apply, finished and the passport levels --------------------------
+
+
+def _setup_error(name: str) -> RuleError:
+    return RuleError(None, BAD_SETUP, field=name)
+
+
+def _cards(deck: object, name: str) -> list[uw.Card]:
+    """A stored deck (``{"name", "cards": [card table + copies]}``) as engine cards."""
+    if not isinstance(deck, dict) or not isinstance(deck.get("cards"), list):
+        raise _setup_error(name)
+    out: list[uw.Card] = []
+    for entry in deck["cards"]:
+        if not isinstance(entry, dict):
+            raise _setup_error(name)
+        copies = entry.get("copies", 1)
+        if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= 99:
+            raise _setup_error(name)
+        card = uw.card_from_dict({k: v for k, v in entry.items() if k != "copies"})
+        out.extend([card] * copies)
+    return out
+
+
+def start(setup: object) -> Table:
+    """The first table of a stored setup; RuleError for anything malformed (U1–U4)."""
+    if not isinstance(setup, dict) or set(setup) - SETUP_KEYS:
+        raise _setup_error("setup")
+    seats = setup.get("players")
+    if not isinstance(seats, list) or not all(type(p) is int for p in seats):
+        raise _setup_error("players")
+    passport = setup.get("passport_levels", False)
+    levels = setup.get("levels") or {}
+    starting = setup.get("starting")
+    if not isinstance(passport, bool) or not isinstance(levels, dict) \
+            or not isinstance(starting, dict):
+        raise _setup_error("starting")
+    state = uw.new_game([str(p) for p in seats], _cards(setup.get("castle"), "castle"),
+                        _cards(setup.get("classes"), "classes"), starting,
+                        levels if passport else None)
+    return Table(state, passport, tuple(seats))
+
+
+def apply(table: Table, action: object) -> Table:
+    """The engine's step, remembering where it came from."""
+    return Table(uw.apply(table.state, action), table.passport_levels, table.seats,
+                 table, action)
+
+
+def finished(table: Table) -> bool:
+    return table.state.phase == "over"
+
+
+def level_effects(before: Table, after: Table) -> dict[int, dict]:
+    """U8 on the passports: each seated player's level delta, when the game carries them."""
+    if not after.passport_levels:
+        return {}
+    was = {p.id: p.level for p in before.state.players}
+    return {int(p.id): {"level": p.level - was[p.id]} for p in after.state.players
+            if p.level != was[p.id]}
+
+
+games.register(games.Kind(
+    name=KIND, start=start, apply=apply, action_from_dict=uw.action_from_dict,
+    action_to_dict=uw.action_to_dict, finished=finished, player_effects=level_effects))
+
+
+# Decks and cards --------------------------------------------------------------------------
+
+
+def decks(kind: str) -> dict[str, object]:
+    """The readable deck files of a kind (``castle`` or ``class``), by name."""
+    return {name: deck for name, deck in load_all(errors=[]).items() if deck.kind == kind}
+
+
+def _no_deck(name: object, kind: str) -> RuleError:
+    return RuleError("U1", NO_DECK[kind], name=str(name),
+                     names=", ".join(decks(kind)) or "—")
+
+
+def _deck(name: object, kind: str) -> dict:
+    if not isinstance(name, str) or not name:
+        raise _no_deck(name, kind)
+    try:
+        deck = load_deck(name)
+    except UnknownDeck:
+        raise _no_deck(name, kind) from None
+    except DeckError as err:
+        # the DeckError itself: the web shows its complaint in the reader's language
+        raise RuleError("U2", BAD_DECK, name=name, problem=err) from None
+    if deck.kind != kind:
+        raise _no_deck(name, kind)
+    return {"name": deck.name, "cards": [{**uw.card_to_dict(e.card), "copies": e.copies}
+                                         for e in deck.cards]}
+
+
+def distinct(cards: Iterable[uw.Card]) -> list[uw.Card]:
+    """One card per code, in order."""
+    seen: dict[str, uw.Card] = {}
+    for card in cards:
+        seen.setdefault(card.code, card)
+    return list(seen.values())
+
+
+def find_cards(cards: Iterable[uw.Card], text: str) -> list[uw.Card]:
+    """Cards whose code starts with ``text`` or whose name (either language) holds it."""
+    needle = text.strip().casefold()
+    if not needle:
+        return distinct(cards)
+    return [c for c in distinct(cards) if c.code.casefold().startswith(needle)
+            or needle in c.name_en.casefold() or needle in c.name_ru.casefold()]
+
+
+def resolve_card(cards: Iterable[uw.Card], text: object) -> str:
+    """The code a referee meant by a code or a name (``"M07 · Gate Troll"`` works too)."""
+    cards = distinct(cards)
+    raw = text.split(" · ", 1)[0] if isinstance(text, str) else ""
+    exact = [c.code for c in cards if c.code.casefold() == raw.strip().casefold()]
+    if exact:
+        return exact[0]
+    found = find_cards(cards, raw) if raw.strip() else []
+    needle = raw.strip().casefold()
+    # Narrow a loose match: a whole name, then a whole word ("rat" is not "Rattling").
+    for narrower in (lambda n: n == needle, lambda n: needle in n.split()):
+        close = [c for c in found if narrower(c.name_en.casefold())
+                 or narrower(c.name_ru.casefold())]
+        if len(close) == 1:
+            return close[0].code
+    found = [c.code for c in found]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise RuleError("U4", NO_CARD, text=str(text))
+    raise RuleError("U4", MANY_CARDS, text=str(text), codes=", ".join(found[:6]))
+
+
+# Setup ------------------------------------------------------------------------------------
+
+
+def _player_row(db: Database, player_id: object) -> dict:
+    row = rows.get(db, player_id) if type(player_id) is int else None
+    if row is None:
+        raise RuleError(None, NO_PLAYER, id=str(player_id))
+    return row
+
+
+def build_setup(db: Database, request: dict) -> tuple[dict, list[dict]]:
+    """The stored setup for what the referee chose: registry players in turn order,
+    decks by name, 4 starting cards each by code or name, passport levels or not.
+    Returns the setup and the seated player rows."""
+    ids = request.get("players")
+    if not isinstance(ids, list) or len(set(map(str, ids))) != len(ids) \
+            or not 2 <= len(ids) <= 6:
+        raise RuleError("U4", PICK_PLAYERS, count=len(ids) if isinstance(ids, list) else 0)
+    seated = [_player_row(db, pid) for pid in ids]
+    castle = _deck(request.get("castle") or CASTLE_DECK, "castle")
+    classes = _deck(request.get("classes") or CLASS_DECK, "class")
+    cards = _cards(castle, "castle")
+    given = request.get("starting")
+    given = given if isinstance(given, dict) else {}
+    starting: dict[str, list[str]] = {}
+    for row in seated:
+        hand = given.get(str(row["id"]), given.get(row["id"]))
+        texts = [t for t in hand if not (isinstance(t, str) and not t.strip())] \
+            if isinstance(hand, list) else []
+        if len(texts) != INVENTORY:
+            raise RuleError("U4", START_CARDS, player=row["character"], count=len(texts))
+        starting[str(row["id"])] = [resolve_card(cards, t) for t in texts]
+    passport = request.get("passport_levels", False)
+    if not isinstance(passport, bool):
+        raise RuleError(None, N_("%(field)s must be true or false."), field="passport_levels")
+    setup = {"players": [r["id"] for r in seated], "castle": castle, "classes": classes,
+             "starting": starting, "passport_levels": passport}
+    if passport:
+        for row in seated:
+            if not LEVEL_MIN <= row["level"] < LEVEL_MAX:
+                raise RuleError("U4", LEVEL_CARRIED, player=row["character"],
+                                level=row["level"])
+        setup["levels"] = {str(r["id"]): r["level"] for r in seated}
+    return setup, seated
+
+
+def title_of(request: dict) -> str:
+    title = request.get("title") or ""
+    if not isinstance(title, str):
+        raise RuleError(None, N_("%(field)s must be text."), field="title")
+    if len(title.strip()) > TITLE_LIMIT:
+        raise RuleError(None, TITLE_LONG, limit=TITLE_LIMIT)
+    return title.strip()
+
+
+def create(db: Database, referee_id: int | None, request: dict) -> games.Game:
+    """Start a castle game; the engine checks everything before anything is stored."""
+    setup, seated = build_setup(db, request)
+    return games.create(db, referee_id, KIND, setup, [r["id"] for r in seated],
+                        title_of(request))
+
+
+def load(db: Database, game_id: int) -> games.Game | None:
+    """A castle game rebuilt from its actions, or None (also for another kind's id)."""
+    return games.load(db, game_id, KIND)
+
+
+def names(db: Database, seats: Iterable[int]) -> dict[str, str]:
+    """Engine player id → character name, for the seated players."""
+    seats = list(seats)
+    if not seats:
+        return {}
+    marks = ",".join("?" * len(seats))
+    found = fetch(db, f"SELECT id, character FROM players WHERE id IN ({marks})", seats)
+    by_id = {r["id"]: r["character"] for r in found}
+    return {str(pid): by_id.get(pid, f"#{pid}") for pid in seats}
+
+
+def listing(db: Database, player_id: int | None = None) -> list[dict]:
+    """Castle games, newest first, each with its seated players' names."""
+    found = store.listing(db, KIND, player_id)
+    if not found:
+        return found
+    marks = ",".join("?" * len(found))
+    seats = fetch(db, f"""
+        SELECT s.game_id, s.player_id, p.character FROM game_players s
+        JOIN players p ON p.id = s.player_id WHERE s.game_id IN ({marks})
+        ORDER BY s.game_id, s.seat""", [g["id"] for g in found])
+    for game in found:
+        game["seated"] = [s for s in seats if s["game_id"] == game["id"]]
+    return found
+
+
+# Quick fight ------------------------------------------------------------------------------
+
+
+class PlayerStale(Exception):
+    """The quick fight was settled against an older version of the player's sheet."""
+
+    def __init__(self, row: dict) -> None:
+        super().__init__(f"player {row['id']} is at version {row['version']}")
+        self.row = row
+
+
+@dataclass(frozen=True)
+class QuickResult:
+    fight: uw.QuickFight
+    row: dict  # the player after the fight
+    event_id: int | None  # the level event written (None when the level stays)
+
+
+_BONUS = re.compile(r"\s*([+-]?)\s*(\d{1,3})\s*,?")
+
+
+def parse_bonuses(text: object) -> tuple[int, ...]:
+    """``"2+1 -1"`` or ``[2, 1, -1]`` → (2, 1, -1); empty means no bonus."""
+    if isinstance(text, list):
+        if not all(type(v) is int for v in text):
+            raise RuleError("U7", BONUSES)
+        return tuple(text)
+    if type(text) is int:
+        return (text,)
+    if not isinstance(text, str):
+        raise RuleError("U7", BONUSES)
+    text, out, at = text.strip(), [], 0
+    while at < len(text):
+        found = _BONUS.match(text, at)
+        if found is None or found.end() == at:
+            raise RuleError("U7", BONUSES)
+        out.append(int(found.group(1) + found.group(2)))
+        at = found.end()
+    return tuple(out)
+
+
+def parse_strength(value: object) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if type(value) is not int or not 0 <= value <= 99:
+        raise RuleError("U7", STRENGTH)
+    return value
+
+
+def preview_quick(db: Database, player_id: object, bonuses: object, strength: object
+                  ) -> uw.QuickFight:
+    """What a quick fight would do to the player now (nothing is written)."""
+    row = _player_row(db, player_id)
+    return uw.quick_fight(row["level"], parse_bonuses(bonuses), parse_strength(strength))
+
+
+# The reason on the level event of a quick fight (a note: read in each reader's language).
+QUICK_REASON = N_("Quick fight: %(bonuses)s against strength %(strength)s")
+
+
+def quick_fight(db: Database, referee_id: int | None, player_id: object, bonuses: object,
+                strength: object, version: int | None, reason: str | Note) -> QuickResult:
+    """U7–U8 from numbers alone on a registry player's level, as a normal level event.
+
+    The fight is scored against the level the referee saw: if the sheet changed since
+    (``version``), PlayerStale carries the fresh row and nothing is written."""
+    plus, against = parse_bonuses(bonuses), parse_strength(strength)
+    row = _player_row(db, player_id)
+    if version is not None and version != row["version"]:
+        raise PlayerStale(row)
+    result = uw.quick_fight(row["level"], plus, against)
+    if result.level == row["level"]:
+        return QuickResult(result, row, None)
+
+    def rule(sheet):
+        if sheet.level != row["level"]:  # changed between the read and the write lock
+            raise PlayerStale(rows.get(db, row["id"]))
+        return stats.adjust(sheet, {"level": result.level - sheet.level})
+
+    saved = player_service.change_sheet(db, referee_id, row["id"], "adjust", rule, reason)
+    return QuickResult(result, saved, saved["event_id"])

@@ -1,0 +1,348 @@
+"""Castle games (Underworld, U1–U17) on the phone: setup, the table, undo, quick fights."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext
+from werkzeug.datastructures import MultiDict
+
+from referee.games import service as games
+from referee.games.underworld import rules as uw
+from referee.games.underworld import service
+from referee.games.underworld.view import Screen, card_name, card_text, refusal
+from referee.notes import note
+from referee.players import service as player_service
+from referee.players.web import is_htmx
+from referee.rules import N_, RuleError
+from referee.store import players as rows
+from referee.web.context import current_referee, found_or_404, get_db
+from referee.web.i18n import rule_message
+from referee.web.security import referee_required
+
+bp = Blueprint("underworld", __name__, url_prefix="/castle")
+
+STALE = N_("Someone else changed this game first; the screen now shows it as it stands.")
+STALE_LEVEL = N_("%(player)s's level changed since the screen was opened; check the fresh "
+                 "level and settle the fight again.")
+TRADE_THIRD = N_("Tick only cards of the two players who trade; %(player)s is not one of "
+                 "them.")
+_WHOLE = re.compile(r"^[+-]?\d{1,3}$")
+RECORD_SHOWN = 60  # the record's latest steps on the table screen; ?record=all for every one
+
+
+bp.add_app_template_global(card_name, "uw_card_name")
+bp.add_app_template_global(card_text, "uw_card_text")
+
+
+@bp.app_template_global("castle_games")
+def castle_games(player_id: int) -> list[dict]:
+    """For the player sheet: the castle games this player sits at."""
+    return service.listing(get_db(), player_id)
+
+
+def _version() -> int | None:
+    raw = request.form.get("version", "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+def _names(game: games.Game) -> dict[str, str]:
+    return service.names(get_db(), game.state.seats)
+
+
+# Reading the forms ----------------------------------------------------------------------
+
+
+def _trade(form: MultiDict, names: dict[str, str]) -> dict:
+    player, partner = form.get("player", ""), form.get("partner", "")
+    gives: list[str] = []
+    takes: list[str] = []
+    for value in form.getlist("cards"):
+        owner, _, code = value.partition(":")
+        if owner == player:
+            gives.append(code)
+        elif owner == partner:
+            takes.append(code)
+        else:
+            raise RuleError("U10", TRADE_THIRD, player=names.get(owner, owner))
+    return {"kind": "trade", "player": player, "partner": partner, "gives": gives,
+            "takes": takes}
+
+
+def action_from_form(form: MultiDict, names: dict[str, str]) -> dict:
+    """The engine action (as JSON) a screen form describes; the engine checks the rest."""
+    kind = form.get("kind", "")
+    cls = uw.ACTIONS.get(kind)
+    if cls is None:
+        return {"kind": kind}
+    if kind == "trade":
+        return _trade(form, names)
+    out: dict = {"kind": kind}
+    if kind == "offer_help" and "target" in form:  # one select names the side and the card
+        out["fighter"], _, out["reward"] = form["target"].partition("|")
+    if kind in ("event_discard", "event_give") and "held" in form:
+        # one select names the holder, the card and where it is: "<player>|<code>|play"
+        holder, _, rest = form["held"].partition("|")
+        out["player" if kind == "event_discard" else "giver"] = holder
+        out["code"], _, place = rest.partition("|")
+        out["in_play"] = place == "play"
+    for f in fields(cls):
+        if f.type.startswith("tuple"):
+            out[f.name] = form.getlist(f.name)
+        elif f.name in out or f.name not in form:
+            continue
+        elif f.type == "int":
+            raw = form[f.name].strip()
+            out[f.name] = int(raw) if _WHOLE.match(raw) else raw
+        elif f.type == "bool":
+            out[f.name] = form[f.name] in ("1", "true", "on", "yes")
+        else:
+            out[f.name] = form[f.name]
+    return out
+
+
+# The table screen -----------------------------------------------------------------------
+
+
+def screen(game: games.Game, *, error: str | None = None, notice: str | None = None,
+           q: str = "", whole: bool = False) -> dict:
+    """Everything the castle templates need; the record's latest steps unless ``whole``."""
+    view = Screen(game, _names(game))
+    rec = view.record(None if whole else RECORD_SHOWN)
+    live = [r for r in rec if not r["undone"] and not r["undo"]]
+    return {
+        "g": game, "v": view, "s": view.state, "aw": view.awaiting, "q": q,
+        "seats": view.seats(), "fight": view.fight(), "help": view.help_form(),
+        "preparers": view.preparers(), "draws": view.draw_options(q),
+        "challenges": view.challenges(), "classes": view.class_options(),
+        "trade": view.trade_form(), "cleanup": view.cleanup(), "record": rec,
+        "event": view.event_form(),
+        "last": live[0] if live else None, "can_undo": bool(game.actions),
+        "headline": view.headline(), "allowed": view.allowed_now(),
+        "banners": view.banners(), "error": error, "notice": notice,
+        "whole": whole or len(game.history) <= RECORD_SHOWN,
+    }
+
+
+def respond(game: games.Game, status: int = 200, **kwargs):
+    """The table: the fragment for htmx, else the page (or a 303 after a write)."""
+    if is_htmx():
+        return render_template("underworld/_screen.html",
+                               **screen(game, **kwargs)), status
+    if request.method == "POST" and status == 200:
+        return redirect(url_for("underworld.show", game_id=game.id), code=303)
+    return render_template("underworld/show.html", **screen(game, **kwargs)), status
+
+
+def write_step(game_id: int, step):
+    """Run one write: a refusal is 422 and a stale version 409, each with the fresh game."""
+    game = found_or_404(service.load, game_id)
+    try:
+        game = step(game)
+    except games.Stale as err:
+        return respond(err.game, 409, notice=gettext(STALE))
+    except RuleError as err:
+        return respond(found_or_404(service.load, game_id), 422, error=refusal(err, _names(game)))
+    return respond(game)
+
+
+# Routes: list, setup ----------------------------------------------------------------------
+
+
+@bp.get("")
+@referee_required
+def index():
+    """Every castle game, newest first; ?player=<id> keeps that player's."""
+    db = get_db()
+    player_id = request.args.get("player", type=int)
+    player = rows.get(db, player_id) if player_id else None
+    return render_template("underworld/index.html",
+                           castle=service.listing(db, player["id"] if player else None),
+                           player=player, players=rows.search(db, ""))
+
+
+def setup_view(error: str | None = None, entered: MultiDict | None = None) -> dict:
+    """The setup screen: chosen players in turn order, the search, decks, starting cards."""
+    db = get_db()
+    source = entered or request.args
+    ids = []
+    for raw in source.getlist("p"):
+        if raw.isdigit() and int(raw) not in ids:
+            ids.append(int(raw))
+    chosen = [r for r in (rows.get(db, pid) for pid in ids[:6]) if r]
+    q = request.args.get("q", "")
+    taken = {r["id"] for r in chosen}
+    candidates = ([r for r in rows.search(db, q) if r["id"] not in taken]
+                  if len(chosen) < 6 else [])
+    castles, class_decks = service.decks("castle"), service.decks("class")
+    castle = source.get("castle") or service.CASTLE_DECK
+    deck = castles.get(castle) or next(iter(castles.values()), None)
+    cards = service.distinct(e.card for e in deck.cards) if deck else []
+    starts = {r["id"]: (source.getlist(f"start_{r['id']}") + [""] * 4)[:4] for r in chosen}
+    return {"chosen": chosen, "ids": [r["id"] for r in chosen], "q": q,
+            "candidates": candidates, "castles": castles, "class_decks": class_decks,
+            "castle": castle, "classes": source.get("classes") or service.CLASS_DECK,
+            "passport": bool(source.get("passport")), "title": source.get("title", ""),
+            "starts": starts, "cards": cards, "error": error}
+
+
+@bp.get("/new")
+@referee_required
+def new():
+    """Pick 2–6 players, the decks, each player's 4 starting cards, passport levels or not."""
+    view = setup_view()
+    if is_htmx() and request.headers.get("HX-Target") == "castle-candidates":
+        return render_template("underworld/_candidates.html", **view)
+    return render_template("underworld/new.html", **view)
+
+
+@bp.post("")
+def create():
+    """Start the game; a refusal re-shows the setup (422) and nothing is stored."""
+    form = request.form
+    ids = [int(p) for p in form.getlist("p") if p.isdigit()]
+    wanted = {
+        "players": ids, "castle": form.get("castle", ""), "classes": form.get("classes", ""),
+        "starting": {str(pid): form.getlist(f"start_{pid}") for pid in ids},
+        "passport_levels": bool(form.get("passport")), "title": form.get("title", ""),
+    }
+    try:
+        game = service.create(get_db(), current_referee()["id"], wanted)
+    except RuleError as err:
+        return render_template("underworld/new.html",
+                               **setup_view(rule_message(err), form)), 422
+    return redirect(url_for("underworld.show", game_id=game.id), code=303)
+
+
+# Routes: the table -----------------------------------------------------------------------
+
+
+@bp.get("/<int:game_id>")
+@referee_required
+def show(game_id: int):
+    """The game as it stands in the database: whose turn, what is allowed, the record."""
+    return respond(found_or_404(service.load, game_id), q=request.args.get("q", ""),
+                   whole=request.args.get("record") == "all")
+
+
+@bp.get("/<int:game_id>/cards")
+@referee_required
+def cards(game_id: int):
+    """The drawn-card picker, filtered by code or name (changes nothing)."""
+    game, q = found_or_404(service.load, game_id), request.args.get("q", "")
+    view = Screen(game, _names(game))
+    return render_template("underworld/_pick.html", g=game, q=q,
+                           draws=view.draw_options(q))
+
+
+@bp.post("/<int:game_id>/act")
+def act(game_id: int):
+    """Apply one action made against the version on screen, or refuse it with the rule."""
+    referee = current_referee()
+
+    def step(game: games.Game) -> games.Game:
+        action = action_from_form(request.form, _names(game))
+        if isinstance(action.get("card"), str):  # a typed card code, any case
+            codes = {c.code.casefold(): c.code for c in game.state.state.cards}
+            action["card"] = codes.get(action["card"].strip().casefold(), action["card"])
+        return games.act(get_db(), referee["id"], game_id, action, _version())
+
+    return write_step(game_id, step)
+
+
+@bp.post("/<int:game_id>/undo")
+def undo(game_id: int):
+    """Take back the latest action (and the levels it moved on the passports)."""
+    referee = current_referee()
+    return write_step(game_id, lambda game: games.undo(get_db(), referee["id"], game_id,
+                                                       _version()))
+
+
+# Routes: quick fight ---------------------------------------------------------------------
+
+
+def quick_view(player_id: int | None, **extra) -> dict:
+    db = get_db()
+    player = rows.get(db, player_id) if player_id else None
+    q = request.args.get("q", "")
+    view = {"player": player, "q": q,
+            "candidates": [] if player else rows.search(db, q),
+            "bonuses": "", "strength": "", "result": None, "error": None, "notice": None}
+    view.update(extra)
+    return view
+
+
+def _result_args() -> dict | None:
+    args = request.args
+    if args.get("outcome") not in ("win", "loss", "draw"):
+        return None
+    numbers = {k: args.get(k, type=int) for k in ("mine", "theirs", "before", "after")}
+    if None in numbers.values():
+        return None
+    return {"outcome": args["outcome"], **numbers, "event": args.get("event", type=int)}
+
+
+@bp.get("/quick")
+@referee_required
+def quick():
+    """A fight from numbers alone (U7–U8) on a registry player's level."""
+    view = quick_view(request.args.get("player", type=int), result=_result_args())
+    if request.args.get("undone"):
+        view["notice"] = gettext("The quick fight was undone: the level is back.")
+    return render_template("underworld/quick.html", **view)
+
+
+@bp.post("/quick/preview")
+def quick_preview():
+    """What the quick fight would do, before it is settled (changes nothing)."""
+    form = request.form
+    preview, error = None, None
+    if form.get("strength", "").strip():
+        try:
+            preview = service.preview_quick(get_db(), form.get("player", type=int),
+                                            form.get("bonuses", ""), form.get("strength"))
+        except RuleError as err:
+            error = rule_message(err)
+    return render_template("underworld/_quick_preview.html", preview=preview,
+                           error=error)
+
+
+@bp.post("/quick")
+def quick_settle():
+    """Settle the quick fight: the level moves as one event on the sheet (undoable)."""
+    form = request.form
+    player_id = form.get("player", type=int)
+    keep = {"bonuses": form.get("bonuses", ""), "strength": form.get("strength", "")}
+    fight = note(service.QUICK_REASON, bonuses=keep["bonuses"].strip() or "0",
+                 strength=keep["strength"].strip())
+    try:
+        done = service.quick_fight(get_db(), current_referee()["id"], player_id,
+                                   form.get("bonuses", ""), form.get("strength", ""),
+                                   _version(), fight)
+    except service.PlayerStale as err:
+        view = quick_view(player_id, **keep,
+                          notice=gettext(STALE_LEVEL, player=err.row["character"]))
+        return render_template("underworld/quick.html", **view), 409
+    except RuleError as err:
+        view = quick_view(player_id, **keep, error=rule_message(err))
+        return render_template("underworld/quick.html", **view), 422
+    r = done.fight
+    return redirect(url_for("underworld.quick", player=player_id, outcome=r.outcome,
+                            mine=r.player_score, theirs=r.monster_score,
+                            before=r.level_before, after=r.level, event=done.event_id),
+                    code=303)
+
+
+@bp.post("/quick/undo")
+def quick_undo():
+    """Take back a quick fight's level change (a compensating event on the sheet)."""
+    player_id = request.form.get("player", type=int)
+    try:
+        player_service.undo(get_db(), current_referee()["id"],
+                            request.form.get("event", type=int) or 0)
+    except RuleError as err:
+        return render_template("underworld/quick.html",
+                               **quick_view(player_id, error=rule_message(err))), 422
+    return redirect(url_for("underworld.quick", player=player_id, undone=1), code=303)

@@ -1,0 +1,60 @@
+"""Passport pages: what a player sees after scanning the QR code on their paper passport."""
+
+from __future__ import annotations
+
+import io
+
+import qrcode
+import qrcode.image.svg
+from flask import Blueprint, Response, abort, render_template, url_for
+
+from referee.players.web import sheet_view, wound_clock
+from referee.store import players as rows
+from referee.store import settings
+from referee.web.context import current_referee, get_db, public_base
+
+bp = Blueprint("passport", __name__)
+
+
+def passport_row(token: str) -> dict:
+    """The player holding this token; unknown or reissued tokens are simply not found."""
+    # Tokens are URL-safe base64; anything else cannot be one, so skip the lookup.
+    if not 16 <= len(token) <= 64:
+        abort(404)
+    row = rows.by_token(get_db(), token)
+    if row is None:
+        abort(404)
+    return row
+
+
+def qr_svg(data: str) -> bytes:
+    """A QR code as SVG, error correction M so a creased passport still scans."""
+    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2,
+                         image_factory=qrcode.image.svg.SvgPathImage)
+    code.add_data(data)
+    code.make(fit=True)
+    out = io.BytesIO()
+    code.make_image().save(out)
+    return out.getvalue()
+
+
+@bp.get("/p/<token>")
+def sheet(token: str):
+    """The player's own sheet, read-only; a signed-in referee gets the editable view."""
+    row = passport_row(token)
+    if current_referee() is not None:
+        return render_template("players/sheet.html", **sheet_view(row))
+    db = get_db()
+    # D10: a heavily wounded player sees how long they have to find a healer
+    minutes = int(settings.get(db, "death_minutes") or 0)
+    return render_template("players/passport.html", p=row, deck=rows.deck_cards(row),
+                           clock=wound_clock(row, minutes),
+                           event_name=settings.get(db, "event_name"))
+
+
+@bp.get("/p/<token>/qr.svg")
+def qr(token: str):
+    """The QR code of this passport's URL, from the public-URL setting."""
+    row = passport_row(token)
+    url = public_base() + url_for("passport.sheet", token=row["passport_token"])
+    return Response(qr_svg(url), mimetype="image/svg+xml")

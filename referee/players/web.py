@@ -1,0 +1,271 @@
+"""The referee's screens: the player list, a player's sheet with one-tap stats, import."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from referee.players import exporting, importing, service
+from referee.rules import RuleError
+from referee.rules.stats import COUNTERS, HEAVY_WOUND
+from referee.store import events, write
+from referee.store import players as rows
+from referee.store import settings as settings_store
+from referee.web.context import current_referee, get_db, public_base
+from referee.web.i18n import field_label, rule_message
+from referee.web.security import organizer_required, referee_required
+
+bp = Blueprint("players", __name__)
+
+
+def is_htmx() -> bool:
+    """Whether htmx sent this request (then answer with a fragment)."""
+    return bool(request.headers.get("HX-Request"))
+
+
+def wound_clock(row: dict, death_minutes: int, at: datetime | None = None) -> dict | None:
+    """Seconds left until death for a heavily wounded player, when the setting is on."""
+    if row["status"] != HEAVY_WOUND or not row["wounded_at"]:
+        return None
+    since = datetime.fromisoformat(row["wounded_at"])
+    if death_minutes <= 0:
+        return {"since": since, "left": None}
+    deadline = since + timedelta(minutes=death_minutes)
+    left = int((deadline - (at or datetime.now(UTC))).total_seconds())
+    return {"since": since, "left": left}
+
+
+def sheet_view(row: dict) -> dict:
+    """What the sheet templates need about one player."""
+    db = get_db()
+    minutes = int(settings_store.get(db, "death_minutes") or 0)
+    history = events.for_player(db, row["id"], limit=50)
+    last = next((e for e in history if e["kind"] in service.UNDOABLE
+                 and not e["undone_by"] and not e["undoes"]), None)
+    return {
+        "p": row,
+        "deck": rows.deck_cards(row),
+        "clock": wound_clock(row, minutes),
+        "history": history,
+        "last": last,
+        "undoable": service.UNDOABLE,
+        "passport_url": public_base() + url_for("passport.sheet", token=row["passport_token"]),
+    }
+
+
+def card_response(player_id: int, error: str | None = None, status: int = 200):
+    """The player's stats card (htmx) or a redirect to the sheet (plain form)."""
+    row = rows.get(get_db(), player_id)
+    if row is None:
+        abort(404)
+    if is_htmx():
+        view = sheet_view(row)
+        # The history below the card changes with it: swap it too, out of band.
+        html = (render_template("players/_card.html", **view, error=error)
+                + render_template("players/_history.html", **view, oob=True))
+        return html, status
+    if error:
+        return render_template("players/sheet.html", **sheet_view(row), error=error,
+                               ), status
+    return redirect(url_for("players.sheet", player_id=player_id), code=303)
+
+
+def run(player_id: int, action):
+    """Apply a service call; a refusal comes back as the fresh card with the reason."""
+    try:
+        action()
+    except RuleError as err:
+        return card_response(player_id, rule_message(err), 422)
+    return card_response(player_id)
+
+
+def reason() -> str:
+    """The optional reason typed beside the buttons (kept short)."""
+    return request.form.get("reason", "").strip()[:200]
+
+
+@bp.get("/")
+@referee_required
+def index():
+    """All players, with search by character or player name."""
+    q = request.args.get("q", "")
+    found = rows.search(get_db(), q)
+    if is_htmx() and request.headers.get("HX-Target") == "player-list":
+        return render_template("players/_list.html", players=found, q=q)
+    # The heavily wounded come first, with their clocks: they are the urgent ones.
+    minutes = int(settings_store.get(get_db(), "death_minutes") or 0)
+    wounded = [(r, wound_clock(r, minutes)) for r in rows.search(get_db())
+               if r["status"] == HEAVY_WOUND]
+    return render_template("players/index.html", players=found, q=q, wounded=wounded)
+
+
+@bp.get("/players/<int:player_id>")
+@referee_required
+def sheet(player_id: int):
+    """A player's sheet, editable, with their history."""
+    row = rows.get(get_db(), player_id)
+    if row is None:
+        abort(404)
+    return render_template("players/sheet.html", **sheet_view(row))
+
+
+@bp.post("/players/<int:player_id>/adjust")
+def adjust(player_id: int):
+    """One tap: the pressed button names the stat and carries the delta."""
+    deltas = {}
+    for name in COUNTERS:
+        if name in request.form:
+            value = request.form[name].strip()
+            if not value.lstrip("+-").isdigit():
+                abort(400)
+            deltas[name] = int(value)
+    referee = current_referee()
+    return run(player_id, lambda: service.adjust(get_db(), referee["id"], player_id, deltas,
+                                                 reason()))
+
+
+@bp.post("/players/<int:player_id>/set")
+def set_exact(player_id: int):
+    """Set stats to typed values; untouched fields are left alone."""
+    row = rows.get(get_db(), player_id)
+    if row is None:
+        abort(404)
+    values = {}
+    for name in COUNTERS:
+        raw = request.form.get(name, "").strip()
+        if raw == "":
+            continue
+        if not raw.lstrip("-").isdigit():
+            return card_response(player_id, gettext("%(field)s must be a whole number.",
+                                                    field=field_label(name)), 422)
+        if int(raw) != row[name]:
+            values[name] = int(raw)
+    referee = current_referee()
+    return run(player_id, lambda: service.set_exact(get_db(), referee["id"], player_id,
+                                                    values, reason()))
+
+
+@bp.post("/players/<int:player_id>/heal")
+def heal(player_id: int):
+    """Heal a heavily wounded player back to 1 HP."""
+    referee = current_referee()
+    return run(player_id, lambda: service.heal(get_db(), referee["id"], player_id, reason()))
+
+
+@bp.post("/players/<int:player_id>/kill")
+def kill(player_id: int):
+    """Mark the character dead."""
+    referee = current_referee()
+    return run(player_id, lambda: service.kill(get_db(), referee["id"], player_id, reason()))
+
+
+@bp.post("/players/<int:player_id>/reissue")
+def reissue(player_id: int):
+    """Give the player a new passport token; the old link stops working."""
+    referee = current_referee()
+    try:
+        service.reissue(get_db(), referee["id"], player_id, reason())
+    except RuleError:
+        abort(404)
+    return redirect(url_for("players.sheet", player_id=player_id) + "#passport", code=303)
+
+
+@bp.route("/players/new", methods=["GET", "POST"])
+@referee_required
+def new():
+    """Register a player."""
+    form = {"hp_max": 3, "chance_max": 1, "cartridges": 3, "level": 1, "suit": "S"}
+    error = None
+    if request.method == "POST":
+        form = request.form.to_dict()
+        try:
+            row = service.create(get_db(), current_referee()["id"], form)
+            return redirect(url_for("players.sheet", player_id=row["id"]), code=303)
+        except RuleError as err:
+            error = rule_message(err)
+    return render_template("players/form.html", form=form, error=error,
+                           player=None), 422 if error else 200
+
+
+@bp.route("/players/<int:player_id>/edit", methods=["GET", "POST"])
+@referee_required
+def edit(player_id: int):
+    """Change names, maximums, suit or notes."""
+    row = rows.get(get_db(), player_id)
+    if row is None:
+        abort(404)
+    form, error = row, None
+    if request.method == "POST":
+        form = {**row, **request.form.to_dict()}
+        try:
+            service.edit(get_db(), current_referee()["id"], player_id, request.form.to_dict(),
+                         reason())
+            return redirect(url_for("players.sheet", player_id=player_id), code=303)
+        except RuleError as err:
+            error = rule_message(err)
+    return render_template("players/form.html", form=form, error=error,
+                           player=row), 422 if error else 200
+
+
+@bp.route("/players/import", methods=["GET", "POST"])
+@referee_required
+def import_csv():
+    """Import players from CSV: every error listed by line, or all rows imported."""
+    errors, created = [], []
+    if request.method == "POST":
+        upload = request.files.get("file")
+        data = upload.read() if upload else b""
+        created, problems = importing.import_players(get_db(), current_referee()["id"], data)
+        errors = [(line, rule_message(err)) for line, err in problems]
+    status = 422 if errors else 200
+    return render_template("players/import.html", errors=errors, created=created), status
+
+
+@bp.get("/players/import/template.csv")
+def import_template():
+    """The CSV template to fill in."""
+    return Response(importing.template(), mimetype="text/csv",
+                    headers={"Content-Disposition": "attachment; filename=players.csv"})
+
+
+@bp.get("/players/export.csv")
+@organizer_required
+def export_csv():
+    """Every player with live values and passport links (organizers: the links are keys)."""
+    data = exporting.players_csv(get_db(), public_base())
+    return Response(data.encode("utf-8"), mimetype="text/csv",
+                    headers={"Content-Disposition": "attachment; filename=players-export.csv"})
+
+
+@bp.route("/settings", methods=["GET", "POST"])
+@organizer_required
+def settings():
+    """Event settings: its name, the bleed-out minutes and the public URL for passports."""
+    db = get_db()
+    values = settings_store.get_all(db)
+    error = message = None
+    if request.method == "POST":
+        new = {k: request.form.get(k, "").strip() for k in settings_store.EDITABLE}
+        if not new["death_minutes"].isdigit() or int(new["death_minutes"]) > 24 * 60:
+            error = gettext("Minutes until death must be a whole number from 0 to 1440.")
+        elif new["public_url"] and not new["public_url"].startswith(("http://", "https://")):
+            error = gettext("The public URL must start with http:// or https://.")
+        elif len(new["event_name"]) > 120:
+            error = gettext("The event name is longer than 120 characters.")
+        else:
+            changes = {k: {"before": values[k], "after": v} for k, v in new.items()
+                       if values[k] != v}
+            if changes:
+                with write(db):
+                    for key in changes:
+                        settings_store.put(db, key, new[key])
+                    events.record(db, referee_id=current_referee()["id"], player_id=None,
+                                  kind="settings", changes=changes)
+            values.update(new)
+            message = gettext("Saved.")
+        if error:
+            values.update(new)
+    return render_template("players/settings.html", values=values, error=error,
+                           message=message), 422 if error else 200

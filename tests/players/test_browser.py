@@ -1,0 +1,73 @@
+"""A referee on a phone: sign in, find a player, tap −HP three times, undo once."""
+
+from __future__ import annotations
+
+from referee.players import service
+
+
+def sign_in(page, base, name="ref", password="ref-pass"):
+    page.goto(base + "/login")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(base + "/")
+
+
+def test_tap_minus_hp_three_times_and_undo_once(phone, live_server, db):
+    dusya = service.create(db, None, {"character": "Атаманша Дуся", "player": "Ольга",
+                                      "hp_max": 5, "chance_max": 1, "cartridges": 5,
+                                      "suit": "S"})
+    service.create(db, None, {"character": "Corporal Hale", "hp_max": 3, "chance_max": 2,
+                              "cartridges": 4, "suit": "S"})
+    sign_in(phone, live_server)
+
+    # Active search narrows the list without a page load.
+    phone.fill("input[type=search]", "дус")
+    phone.wait_for_selector("#player-list >> text=Corporal Hale", state="detached")
+    phone.click("#player-list >> text=Атаманша Дуся")
+    phone.wait_for_url(f"{live_server}/players/{dusya['id']}")
+
+    hp = phone.locator(f"#player-{dusya['id']} output[data-stat=hp]")
+    minus = phone.get_by_role("button", name="HP −1")
+    for expected in ("4", "3", "2"):
+        minus.tap()
+        phone.wait_for_function(
+            "([sel, v]) => document.querySelector(sel).firstChild.textContent.trim() === v",
+            arg=[f"#player-{dusya['id']} output[data-stat=hp]", expected])
+    phone.get_by_role("button", name="Undo").first.tap()
+    phone.wait_for_function(
+        "([sel, v]) => document.querySelector(sel).firstChild.textContent.trim() === v",
+        arg=[f"#player-{dusya['id']} output[data-stat=hp]", "3"])
+
+    assert hp.inner_text().startswith("3")
+    assert db["players"].get(dusya["id"])["hp"] == 3
+    kinds = [r[0] for r in db.execute(
+        "SELECT kind FROM events WHERE player_id = ? ORDER BY id", [dusya["id"]])]
+    assert kinds == ["create", "adjust", "adjust", "adjust", "undo"]
+    # The history below the card followed along without a reload.
+    assert phone.locator(f"#history-{dusya['id']} li").count() == 5
+    # Nothing scrolls sideways at phone width, and the tap targets are thumb-sized.
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    box = minus.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44
+
+
+def test_refusal_shows_the_rule_on_the_phone(phone, live_server, db):
+    row = service.create(db, None, {"character": "Vera", "hp_max": 3, "chance_max": 2,
+                                    "cartridges": 0, "suit": "H"})
+    sign_in(phone, live_server)
+    phone.goto(f"{live_server}/players/{row['id']}")
+    phone.get_by_role("button", name="Cartridges −1").tap()
+    alert = phone.locator(f"#player-{row['id']} .alert")
+    alert.wait_for()
+    assert alert.inner_text() == "D4: Cartridges cannot go below 0; they would be -1."
+    assert db["players"].get(row["id"])["cartridges"] == 0
+
+
+def test_player_sees_their_passport_read_only(phone, live_server, db):
+    row = service.create(db, None, {"character": "<b>Орлов</b>", "hp_max": 4,
+                                    "chance_max": 1, "cartridges": 2, "suit": "C"})
+    phone.goto(f"{live_server}/p/{row['passport_token']}")
+    assert phone.locator("h1.character").inner_text() == "<b>Орлов</b>"
+    assert phone.locator("button").count() == 0
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390

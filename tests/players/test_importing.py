@@ -1,0 +1,77 @@
+"""CSV import: every error listed by line, and all rows or none."""
+
+from __future__ import annotations
+
+import io
+
+from referee.players import importing
+from tests.conftest import post
+
+GOOD = ("character,player,hp_max,chance_max,cartridges,suit,level,notes\r\n"
+        "Vera,Anna,3,2,3,H,1,\r\n"
+        "Орлов,Иван,4,1,2,♣,2,medic\r\n")
+
+
+def test_template_round_trips_through_the_importer():
+    cleaned, errors = importing.parse(importing.template())
+    assert errors == []
+    assert [c["character"] for c in cleaned] == ["Captain Vera", "Штабс-капитан Орлов"]
+    assert cleaned[1]["suit"] == "C"
+
+
+def test_good_file_imports_every_row_with_events(db):
+    created, errors = importing.import_players(db, 1, GOOD.encode())
+    assert errors == []
+    assert [r["character"] for r in created] == ["Vera", "Орлов"]
+    kinds = [r[0] for r in db.execute("SELECT kind FROM events WHERE player_id IS NOT NULL")]
+    assert kinds == ["import", "import"]
+
+
+def test_every_bad_row_is_listed_and_nothing_is_imported(db):
+    text = ("character,player,hp_max,chance_max,cartridges,suit\n"
+            "Good,,3,1,1,S\n"
+            ",,3,1,1,S\n"           # line 3: no character
+            "Bad hp,,zero,1,1,S\n"  # line 4
+            "Bad suit,,3,1,1,Q\n")  # line 5
+    created, errors = importing.import_players(db, 1, text.encode())
+    assert created == []
+    assert [line for line, _ in errors] == [3, 4, 5]
+    assert "required" in errors[0][1].text
+    assert "whole number" in errors[1][1].text
+    assert errors[2][1].rule == "D3"
+    assert db["players"].count == 0
+
+
+def test_semicolons_and_windows_1251_from_russian_spreadsheets(db):
+    text = "character;hp_max;chance_max;cartridges;suit\nДоктор Лемке;2;3;1;бубны\n"
+    created, errors = importing.import_players(db, 1, text.encode("cp1251"))
+    assert errors == []
+    assert (created[0]["character"], created[0]["suit"]) == ("Доктор Лемке", "D")
+
+
+def test_missing_columns_and_empty_files():
+    assert "Missing columns: hp_max" in importing.parse("character,chance_max,cartridges,suit\n"
+                                                        )[1][0][1].text
+    assert importing.parse("")[1][0][1].text.startswith("The file is empty")
+    assert "no players" in importing.parse("character,hp_max,chance_max,cartridges,suit\n"
+                                           )[1][0][1].text
+
+
+def test_import_page_lists_errors_by_line(referee, db):
+    data = {"file": (io.BytesIO(b"character,hp_max,chance_max,cartridges,suit\nX,0,1,1,S\n"),
+                     "p.csv")}
+    response = post(referee, "/players/import", data, content_type="multipart/form-data")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "Nothing was imported." in html and "Line 2:" in html
+    assert db["players"].count == 0
+    ok = post(referee, "/players/import", {"file": (io.BytesIO(GOOD.encode()), "p.csv")},
+              content_type="multipart/form-data")
+    assert ok.status_code == 200 and "2 players imported." in ok.get_data(as_text=True)
+    assert db["players"].count == 2
+
+
+def test_template_download(referee):
+    response = referee.get("/players/import/template.csv")
+    assert response.mimetype == "text/csv"
+    assert response.get_data(as_text=True).startswith("character,player,hp_max")

@@ -1,0 +1,224 @@
+"""The referee's screens through the Flask test client: what the user sees, what is stored."""
+
+from __future__ import annotations
+
+from referee.players import service
+from tests.conftest import post
+
+
+def test_anonymous_visitors_are_sent_to_sign_in(client):
+    response = client.get("/")
+    assert response.status_code == 302
+    assert "/login" in response.headers["Location"]
+
+
+def test_wrong_password_is_refused_with_a_message(client):
+    response = post(client, "/login", {"name": "ref", "password": "nope"})
+    assert response.status_code == 401
+    assert "Wrong name or password." in response.get_data(as_text=True)
+
+
+def test_list_and_active_search(referee, db, player):
+    service.create(db, None, {"character": "Штабс-ротмистр Орлов", "player": "Иван",
+                              "hp_max": 4, "chance_max": 1, "cartridges": 2, "suit": "C"})
+    page = referee.get("/").get_data(as_text=True)
+    assert "Captain A" in page and "Штабс-ротмистр Орлов" in page
+    # Case-insensitive for Cyrillic too; htmx asks for the list fragment only.
+    fragment = referee.get("/?q=иван", headers={"HX-Request": "true",
+                                                "HX-Target": "player-list"})
+    html = fragment.get_data(as_text=True)
+    assert html.startswith('<ul class="rows players" id="player-list">') or \
+        'id="player-list"' in html.split("\n")[1]
+    assert "Орлов" in html and "Captain A" not in html
+    assert "<html" not in html
+
+
+def test_minus_hp_tap_returns_the_card_and_stores_the_event(referee, db, player):
+    response = post(referee, f"/players/{player['id']}/adjust", {"hp": "-1"}, htmx=True)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert f'id="player-{player["id"]}"' in html
+    assert 'data-stat="hp">2<small>/3</small>' in html
+    assert db["players"].get(player["id"])["hp"] == 2
+    # The history below the card is swapped out of band with the new entry.
+    assert f'id="history-{player["id"]}" hx-swap-oob="true"' in html
+
+
+def test_plain_form_post_redirects_to_the_sheet(referee, db, player):
+    response = post(referee, f"/players/{player['id']}/adjust", {"cartridges": "1"})
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/players/{player['id']}")
+    assert db["players"].get(player["id"])["cartridges"] == 4
+
+
+def test_out_of_bounds_tap_shows_the_rule_and_changes_nothing(referee, db, player):
+    count = db["events"].count
+    response = post(referee, f"/players/{player['id']}/adjust", {"hp": "1"}, htmx=True)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "D10: HP must stay between 0 and the maximum 3; it would be 4." in html
+    assert 'data-stat="hp">3<small>/3</small>' in html  # the fresh card comes back
+    assert db["events"].count == count
+
+
+def test_refusal_in_russian(referee, db, player):
+    referee.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ru"
+    response = post(referee, f"/players/{player['id']}/adjust", {"chance": "1"}, htmx=True)
+    assert "D8: Жетонов Шанса должно быть от 0 до максимума 2; получилось бы 3." in \
+        response.get_data(as_text=True)
+
+
+def test_malformed_tap_is_a_clear_400(referee, db, player):
+    response = post(referee, f"/players/{player['id']}/adjust", {"hp": "lots"})
+    assert response.status_code == 400
+    assert db["players"].get(player["id"])["hp"] == 3
+
+
+def test_set_exact_values(referee, db, player):
+    response = post(referee, f"/players/{player['id']}/set",
+                    {"hp": "1", "chance": "2", "cartridges": "9", "level": "4", "reason": "fix"},
+                    htmx=True)
+    assert response.status_code == 200
+    row = db["players"].get(player["id"])
+    assert (row["hp"], row["chance"], row["cartridges"], row["level"]) == (1, 2, 9, 4)
+    event = db.execute("SELECT changes, reason FROM events ORDER BY id DESC LIMIT 1").fetchone()
+    assert '"chance"' not in event[0]  # unchanged fields are not in the event
+    assert event[1] == "fix"
+
+
+def test_undo_from_the_card(referee, db, player):
+    tap = service.adjust(db, 1, player["id"], {"hp": -1})
+    response = post(referee, f"/events/{tap['event_id']}/undo", {"back": "card"}, htmx=True)
+    assert response.status_code == 200
+    assert db["players"].get(player["id"])["hp"] == 3
+    again = post(referee, f"/events/{tap['event_id']}/undo", {"back": "card"}, htmx=True)
+    assert again.status_code == 422
+    assert "This change was already undone." in again.get_data(as_text=True)
+
+
+def test_heavy_wound_shows_the_countdown_and_heal(referee, db, player):
+    db["settings"].upsert({"key": "death_minutes", "value": "15"}, pk="key")
+    service.adjust(db, 1, player["id"], {"hp": -3})
+    html = referee.get(f"/players/{player['id']}").get_data(as_text=True)
+    assert 'class="countdown' in html and 'data-left="' in html
+    assert "Heal" in html and "Mark dead" in html
+    post(referee, f"/players/{player['id']}/heal")
+    assert db["players"].get(player["id"])["status"] == "active"
+
+
+def test_D10_the_wounded_player_sees_the_clock_on_the_passport_but_no_buttons(client, db,
+                                                                               player):
+    db["settings"].upsert({"key": "death_minutes", "value": "15"}, pk="key")
+    url = f"/p/{player['passport_token']}"
+    assert 'id="passport-wound"' not in client.get(url).get_data(as_text=True)
+    service.adjust(db, 1, player["id"], {"hp": -3})
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ru"
+    html = client.get(url).get_data(as_text=True)
+    wound = html.split('id="passport-wound"')[1].split("</div>")[0]
+    left = int(wound.split('data-left="')[1].split('"')[0])
+    assert 14 * 60 < left <= 15 * 60 and "Тяжело ранен" in wound
+    assert "вылечить вас может только мастер" in wound
+    assert "/heal" not in html and "/kill" not in html and "csrf_token" not in html
+    db["settings"].upsert({"key": "death_minutes", "value": "0"}, pk="key")  # clock off
+    wound = client.get(url).get_data(as_text=True).split('id="passport-wound"')[1]
+    assert 'class="countdown' not in wound.split("</div>")[0] and "с " in wound
+
+
+def test_names_with_markup_render_as_text(referee, db):
+    row = service.create(db, None, {"character": '<b>Bold</b> "Q" \'s', "player": "<i>x</i>",
+                                    "hp_max": 2, "chance_max": 1, "cartridges": 1, "suit": "S"})
+    for url in ("/", f"/players/{row['id']}", f"/p/{row['passport_token']}", "/events"):
+        html = referee.get(url).get_data(as_text=True)
+        assert "<b>Bold</b>" not in html and "<i>x</i>" not in html, url
+        assert "&lt;b&gt;Bold&lt;/b&gt;" in html, url
+
+
+def test_new_player_form(referee, db):
+    response = post(referee, "/players/new", {"character": "New", "hp_max": "3",
+                                              "chance_max": "1", "cartridges": "2",
+                                              "suit": "D", "level": "2"})
+    assert response.status_code == 303
+    row = db.execute("SELECT character, level, suit FROM players").fetchone()
+    assert row == ("New", 2, "D")
+    bad = post(referee, "/players/new", {"character": "", "hp_max": "3", "chance_max": "1",
+                                         "cartridges": "2", "suit": "D"})
+    assert bad.status_code == 422
+    assert "Character is required." in bad.get_data(as_text=True)
+
+
+def test_edit_player_form(referee, db, player):
+    response = post(referee, f"/players/{player['id']}/edit",
+                    {"character": "Colonel A", "player": "Anna", "hp_max": "4",
+                     "chance_max": "2", "suit": "H", "notes": "spy"})
+    assert response.status_code == 303
+    row = db["players"].get(player["id"])
+    assert (row["character"], row["hp_max"], row["hp"], row["notes"]) == ("Colonel A", 4, 3, "spy")
+
+
+def test_feed_lists_recent_actions_with_undo(referee, db, player):
+    tap = service.adjust(db, 1, player["id"], {"cartridges": -1}, "bribe")
+    html = referee.get("/events").get_data(as_text=True)
+    assert "Captain A" in html and "«bribe»" in html
+    assert f"/events/{tap['event_id']}/undo" in html
+    response = post(referee, f"/events/{tap['event_id']}/undo", {"back": "feed"})
+    assert response.status_code == 303
+    assert db["players"].get(player["id"])["cartridges"] == 3
+
+
+def test_settings_are_for_organizers(referee, db):
+    assert referee.get("/settings").status_code == 403
+
+
+def test_organizer_changes_settings_with_an_event(organizer, db):
+    response = post(organizer, "/settings", {"event_name": "Бал", "death_minutes": "10",
+                                             "public_url": "http://10.0.0.5:8080"})
+    assert response.status_code == 200
+    values = {r["key"]: r["value"] for r in db["settings"].rows}
+    assert (values["event_name"], values["death_minutes"]) == ("Бал", "10")
+    assert db.execute("SELECT kind FROM events ORDER BY id DESC").fetchone()[0] == "settings"
+    bad = post(organizer, "/settings", {"event_name": "", "death_minutes": "-3",
+                                        "public_url": ""})
+    assert bad.status_code == 422
+    assert {r["key"]: r["value"] for r in db["settings"].rows}["death_minutes"] == "10"
+
+
+def test_organizer_manages_referees(organizer, db):
+    response = post(organizer, "/referees", {"action": "add", "name": "vera",
+                                              "password": "secret"})
+    assert "Referee vera added." in response.get_data(as_text=True)
+    vera = db.execute("SELECT id, is_organizer FROM referees WHERE name='vera'").fetchone()
+    assert vera[1] == 0
+    post(organizer, "/referees", {"action": "disable", "referee_id": str(vera[0])})
+    assert db["referees"].get(vera[0])["active"] == 0
+    duplicate = post(organizer, "/referees", {"action": "add", "name": "VERA",
+                                              "password": "secret"})
+    assert duplicate.status_code == 422
+
+
+def test_switched_off_referee_loses_the_session(client, organizer, db, app):
+    other = app.test_client()
+    other.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    from tests.conftest import sign_in
+    sign_in(other)
+    assert other.get("/").status_code == 200
+    ref_id = db.execute("SELECT id FROM referees WHERE name='ref'").fetchone()[0]
+    post(organizer, "/referees", {"action": "disable", "referee_id": str(ref_id)})
+    assert other.get("/").status_code == 302
+
+
+def test_language_switch_sets_a_cookie_and_stays_on_site(client):
+    response = client.get("/lang/ru?next=/login")
+    assert response.status_code == 303 and response.headers["Location"] == "/login"
+    assert "Войти" in client.get("/login").get_data(as_text=True)
+    evil = client.get("/lang/en?next=//evil.example/")
+    assert evil.headers["Location"] == "/"
+
+
+def test_heavily_wounded_are_listed_first_with_their_clock(referee, db, player):
+    db["settings"].upsert({"key": "death_minutes", "value": "10"}, pk="key")
+    service.adjust(db, 1, player["id"], {"hp": -3})
+    html = referee.get("/").get_data(as_text=True)
+    top = html.split('class="panel wounded-list"')[1].split("</section>")[0]
+    assert "Captain A" in top
+    left = int(top.split('data-left="')[1].split('"')[0])
+    assert 590 <= left <= 600
