@@ -8,6 +8,7 @@ import urllib.request
 
 from referee import store
 from referee.cli import main, terminal_qr
+from referee.games.duel import service as duels
 from referee.store import referees
 from tests.conftest import free_port, wait_for_port
 
@@ -39,8 +40,9 @@ def test_demo_loads_once_with_the_demo_login(tmp_path, capsys):
     statuses = {r[0] for r in db.execute("SELECT status FROM players")}
     assert statuses == {"active", "heavy_wound", "dead"}
     # one finished duel (D11: won 2–1 on rounds)
-    assert [tuple(r) for r in db.execute("SELECT status, winner, reason FROM duels")] == \
-        [("finished", "a", "rounds")]
+    demo_duel = duels.load(db, 1).row
+    assert (demo_duel["status"], demo_duel["winner"], demo_duel["reason"]) == \
+        ("finished", "a", "rounds")
     reasons = [r[0] for r in db.execute("SELECT reason FROM events WHERE kind = 'duel'")]
     assert reasons[0] == "duel #1, start" and reasons[-1] == "duel #1, round 3"
     assert "nothing loaded" in capsys.readouterr().out

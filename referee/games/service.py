@@ -1,10 +1,10 @@
-"""Playing a stored game: load by replaying, apply one action, undo the latest.
+"""Playing any stored game: start it, load it by replaying, act on a version, undo.
 
-Each game kind registers a `Kind`: how to start its engine from the stored setup, how
-to read and write its actions as JSON, and, where a game moves passport stats (an
-Underworld level, say), which player deltas lie between two states. Everything an
-action changes is written in one transaction with its action row; a stale version is
-refused with the fresh game so nothing is applied twice.
+Every kind (:mod:`referee.games.registry`) is served the same way. A step, its effects on
+the players' passports (as player events) and the game's new version are written in one
+transaction; undo appends a row cancelling the latest step and compensates each player
+event that step wrote, so history is never rewritten. A write made against an old
+version raises :class:`Conflict` carrying the fresh game, and nothing is applied twice.
 """
 
 from __future__ import annotations
@@ -14,158 +14,170 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
+from referee.errors import Conflict
+from referee.games import registry
+from referee.games.interface import CANCELLED, GameKind
 from referee.notes import Note, note
-from referee.players import service as player_service
+from referee.players.effects import apply_effect, compensate
 from referee.rules import N_, RuleError
 from referee.store import games as store
 from referee.store import write
 
+START = {"type": "start"}  # the stored first step of a kind whose start is a step
 
-@dataclass(frozen=True)
-class Kind:
-    """How the store drives one game engine."""
-
-    name: str
-    start: Callable[[dict], object]              # stored setup -> initial state
-    apply: Callable[[object, object], object]    # pure engine step
-    action_from_dict: Callable[[object], object]
-    action_to_dict: Callable[[object], dict]
-    finished: Callable[[object], bool]
-    # Passport stat deltas per player id between two states (most games have none).
-    player_effects: Callable[[object, object], dict[int, dict]] | None = None
-
-
-KINDS: dict[str, Kind] = {}
-
-# Reasons on the player events a game step causes (the event's kind names the game).
-REASON_STEP = N_("game #%(id)s")
+NO_GAME = N_("No such game: it may have been removed.")
+NOTHING_TO_UNDO = N_("Nothing to undo: the game is at its start.")
+NOTHING_LEFT = N_("Nothing left to undo: the start was undone, so the game was cancelled.")
+WAS_CANCELLED = N_("This game was cancelled (its start was undone); start a new one.")
+# Steps stored before they named their player events are taken back by recomputing.
 REASON_UNDO = N_("game #%(id)s, step undone")
 
-
-def register(kind: Kind) -> Kind:
-    """Make a game kind known to the store."""
-    KINDS[kind.name] = kind
-    return kind
+__all__ = ["Conflict", "Game", "act", "create", "load", "undo"]
 
 
 @dataclass
 class Game:
-    """A loaded game: its row, the current state and the actions that count."""
+    """A loaded game: its row, the current state and the steps that count.
 
+    ``state`` is None for a game whose start was undone (a cancelled duel)."""
+
+    kind: GameKind
     row: dict
-    state: object
-    actions: list[dict] = field(default_factory=list)  # live rows, oldest first
+    state: object | None
+    actions: list[dict] = field(default_factory=list)  # live steps, oldest first
     history: list[dict] = field(default_factory=list)  # every row, undo rows included
 
     @property
     def id(self) -> int:
+        """The game's number within its kind: what URLs and the API call its id."""
         return self.row["id"]
+
+    @property
+    def key(self) -> int:
+        return self.row["key"]
 
     @property
     def version(self) -> int:
         return self.row["version"]
 
-
-class Stale(Exception):
-    """The screen acted on an old version: nothing was applied; `game` is the fresh one."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(f"game {game.id} is at version {game.version}")
-        self.game = game
+    @property
+    def status(self) -> str:
+        return self.row["status"]
 
 
-def _kind(name: str) -> Kind:
-    if name not in KINDS:
-        raise RuleError(None, N_("Unknown game kind."))
-    return KINDS[name]
+def fold(kind: GameKind, setup: object, live: list[dict]) -> object | None:
+    """The state after the live steps; None when a start that is a step was undone."""
+    steps = live
+    if kind.start_is_step:
+        if not steps or steps[0]["action"] != START:
+            return None
+        steps = steps[1:]
+    return kind.replay(setup, [kind.action_from_dict(r["action"]) for r in steps])
 
 
-def _fold(kind: Kind, row: dict, live: list[dict]) -> object:
-    state = kind.start(row["setup"])
-    for action_row in live:
-        state = kind.apply(state, kind.action_from_dict(action_row["action"]))
-    return state
-
-
-def load(db: Database, game_id: int, kind: str | None = None) -> Game | None:
-    """The game with its state rebuilt from its actions, or None if there is none."""
-    row = store.get(db, game_id)
-    if row is None or (kind and row["kind"] != kind):
-        return None
-    history = store.actions(db, game_id)
+def _game(kind: GameKind, row: dict, history: list[dict], state: object = ...) -> Game:
     live = store.live_actions(history)
-    return Game(row, _fold(_kind(row["kind"]), row, live), live, history)
+    if state is ...:
+        state = fold(kind, row["setup"], live)
+    return Game(kind, row, state, live, history)
 
 
-def _with_state(db: Database, game_id: int, state: object) -> Game:
+def load(db: Database, kind: str, number: int) -> Game | None:
+    """Game ``number`` of ``kind`` with its state rebuilt from its steps, or None."""
+    row = store.find(db, kind, number) if type(number) is int else None
+    if row is None:
+        return None
+    return _game(registry.kind(kind), row, store.actions(db, row["key"]))
+
+
+def _reloaded(db: Database, kind: GameKind, number: int, state: object) -> Game:
     """The stored game with a state already computed (no second replay)."""
-    history = store.actions(db, game_id)
-    return Game(store.get(db, game_id), state, store.live_actions(history), history)
+    row = store.find(db, kind.name, number)
+    return _game(kind, row, store.actions(db, row["key"]), state)
 
 
-def create(db: Database, referee_id: int | None, kind_name: str, setup: dict,
-           player_ids: list[int], title: str = "") -> Game:
-    """Start a game: the engine checks the setup before anything is stored."""
-    kind = _kind(kind_name)
-    state = kind.start(setup)
-    with write(db):
-        game_id = store.create(db, kind=kind_name, title=title, setup=setup,
-                               player_ids=player_ids, referee_id=referee_id)
-        store.touch(db, game_id, version=0,
-                    status="finished" if kind.finished(state) else "in_progress")
-    return load(db, game_id)
-
-
-def _check_version(game: Game, version: int | None) -> None:
+def _for_write(db: Database, kind: str, number: int, version: int | None) -> Game:
+    game = load(db, kind, number)
+    if game is None:
+        raise RuleError(None, NO_GAME)
     if version is not None and version != game.version:
-        raise Stale(game)
+        raise Conflict(game)
+    return game
 
 
-def _write_effects(db: Database, kind: Kind, game: Game, before: object, after: object,
-                   referee_id: int | None, reason: Note) -> None:
-    if kind.player_effects is None:
-        return
-    for player_id, deltas in kind.player_effects(before, after).items():
-        if any(deltas.values()):
-            player_service.apply_in_transaction(
-                db, referee_id, player_id, deltas, kind=kind.name, reason=reason)
+def _effects(db: Database, kind: GameKind, before: object | None, after: object,
+             referee_id: int | None, reason: Note) -> list[int]:
+    """Write what the step did to each player's passport; the event ids."""
+    ids = []
+    for player_id, effect in kind.effects(before, after).items():
+        if effect:
+            event_id = apply_effect(db, referee_id, player_id, effect, kind=kind.name,
+                                    reason=reason)
+            if event_id is not None:
+                ids.append(event_id)
+    return ids
 
 
-def act(db: Database, referee_id: int | None, game_id: int, action: object,
+def create(db: Database, referee_id: int | None, kind_name: str,
+           setup: dict | Callable[[Database], dict], player_ids: list[int],
+           title: str = "") -> Game:
+    """Start a game: the rules check the setup before anything is stored.
+
+    ``setup`` may be a function of the database, called inside the write so that it
+    reads the newest rows (a duel snapshots both passports as it starts)."""
+    kind = registry.kind(kind_name)
+    with write(db):
+        made = setup(db) if callable(setup) else setup
+        state = kind.start(made)
+        key, number = store.create(db, kind=kind.name, title=title, setup=made,
+                                   player_ids=player_ids, referee_id=referee_id)
+        version = 0
+        if kind.start_is_step:
+            ids = _effects(db, kind, None, state, referee_id, kind.note(number, None, state))
+            store.append(db, key, action=START, referee_id=referee_id, events=ids)
+            version = 1
+        store.touch(db, key, version=version, status=kind.status(state))
+    return _reloaded(db, kind, number, state)
+
+
+def act(db: Database, referee_id: int | None, kind: str, number: int, action: object,
         version: int | None = None) -> Game:
-    """Apply one action made against `version`; refusals change nothing."""
+    """Apply one action (the engine's object or its JSON) made against ``version``.
+
+    ``version`` None skips the check (the API allows that). Refusals change nothing."""
     with write(db):
-        game = load(db, game_id)
-        if game is None:
-            raise RuleError(None, N_("No such game: it may have been removed."))
-        _check_version(game, version)
-        kind = _kind(game.row["kind"])
-        parsed = kind.action_from_dict(action)
-        after = kind.apply(game.state, parsed)
-        store.append(db, game_id, action=kind.action_to_dict(parsed), referee_id=referee_id)
-        _write_effects(db, kind, game, game.state, after, referee_id,
-                       note(REASON_STEP, id=game_id))
-        store.touch(db, game_id, version=game.version + 1,
-                    status="finished" if kind.finished(after) else "in_progress")
-    return _with_state(db, game_id, after)
+        game = _for_write(db, kind, number, version)
+        if game.state is None:
+            raise RuleError(None, WAS_CANCELLED)
+        rules = game.kind
+        parsed = rules.action_from_dict(action) if action is None or isinstance(
+            action, dict) else action
+        after = rules.apply(game.state, parsed)
+        ids = _effects(db, rules, game.state, after, referee_id,
+                       rules.note(game.id, parsed, after))
+        store.append(db, game.key, action=rules.action_to_dict(parsed),
+                     referee_id=referee_id, events=ids)
+        store.touch(db, game.key, version=game.version + 1, status=rules.status(after))
+    return _reloaded(db, game.kind, game.id, after)
 
 
-def undo(db: Database, referee_id: int | None, game_id: int, version: int | None = None
-         ) -> Game:
-    """Cancel the latest action that counts, appending an undo row (history stays)."""
+def undo(db: Database, referee_id: int | None, kind: str, number: int,
+         version: int | None = None) -> Game:
+    """Cancel the latest step that counts with all its effects (history stays)."""
     with write(db):
-        game = load(db, game_id)
-        if game is None:
-            raise RuleError(None, N_("No such game: it may have been removed."))
-        _check_version(game, version)
+        game = _for_write(db, kind, number, version)
         if not game.actions:
-            raise RuleError(None, N_("Nothing to undo: the game is at its start."))
-        kind = _kind(game.row["kind"])
-        latest = game.actions[-1]
-        before = _fold(kind, game.row, game.actions[:-1])
-        store.append(db, game_id, action=None, referee_id=referee_id, undoes=latest["id"])
-        _write_effects(db, kind, game, game.state, before, referee_id,
-                       note(REASON_UNDO, id=game_id))
-        store.touch(db, game_id, version=game.version + 1,
-                    status="finished" if kind.finished(before) else "in_progress")
-    return _with_state(db, game_id, before)
+            raise RuleError(None, NOTHING_LEFT if game.kind.start_is_step else NOTHING_TO_UNDO)
+        rules, latest = game.kind, game.actions[-1]
+        before = fold(rules, game.row["setup"], game.actions[:-1])
+        if latest["events"] is None:  # stored before m006: recompute what it did
+            ids = _effects(db, rules, game.state, before, referee_id,
+                           note(REASON_UNDO, id=game.id))
+        else:
+            ids = [compensate(db, referee_id, e, kind=rules.undo_kind)
+                   for e in latest["events"]]
+        store.append(db, game.key, action=None, referee_id=referee_id, events=ids,
+                     undoes=latest["id"])
+        status = CANCELLED if before is None else rules.status(before)
+        store.touch(db, game.key, version=game.version + 1, status=status)
+    return _reloaded(db, game.kind, game.id, before)

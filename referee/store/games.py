@@ -1,8 +1,12 @@
-"""Game tables (Coup, Berserk battles, Underworld castles) stored as their actions.
+"""Every game table (duels, Coup, castle games, battles) stored as its setup and steps.
 
-A game row holds its setup and a version; its actions are appended, never changed.
-Undo appends an `undo` row naming the action it cancels; the current state is the fold
-of the setup with every action not cancelled. Call the writers inside store.write().
+A game row holds its kind, its number within that kind (what screens, URLs and the API
+call its id: "duel 3", "Coup table 2"), its setup and a version. Its steps are appended
+to ``game_actions``, never changed; each names the player events it wrote. Undo appends
+a row naming the step it cancels; the current state is the fold of the setup with every
+step not cancelled. Call the writers inside store.write().
+
+Rows come back with ``id`` = the number within the kind and ``key`` = the storage id.
 """
 
 from __future__ import annotations
@@ -14,77 +18,113 @@ from sqlite_utils import Database
 from referee.store.db import fetch
 from referee.store.events import now
 
+_COLUMNS = ("g.number AS id, g.id AS key, g.kind, g.title, g.setup, g.status, g.version, "
+            "g.created_by, g.created_at, g.updated_at")
+
 
 def create(db: Database, *, kind: str, title: str, setup: dict, player_ids: list[int],
-           referee_id: int | None) -> int:
-    """A new game row and its seats; returns the game id."""
+           referee_id: int | None) -> tuple[int, int]:
+    """A new game row and its seats; returns its storage key and its number."""
     at = now()
+    number = db.execute("SELECT coalesce(max(number), 0) + 1 FROM games WHERE kind = ?",
+                        [kind]).fetchone()[0]
     cursor = db.execute(
-        "INSERT INTO games (kind, title, setup, status, version, created_by, created_at, "
-        "updated_at) VALUES (?, ?, ?, 'in_progress', 0, ?, ?, ?)",
-        [kind, title, json.dumps(setup, ensure_ascii=False), referee_id, at, at])
-    game_id = cursor.lastrowid
+        "INSERT INTO games (kind, number, title, setup, status, version, created_by, "
+        "created_at, updated_at) VALUES (?, ?, ?, ?, 'in_progress', 0, ?, ?, ?)",
+        [kind, number, title, json.dumps(setup, ensure_ascii=False), referee_id, at, at])
+    key = cursor.lastrowid
     for seat, player_id in enumerate(player_ids):
         db.execute("INSERT INTO game_players (game_id, player_id, seat) VALUES (?, ?, ?)",
-                   [game_id, player_id, seat])
-    return game_id
+                   [key, player_id, seat])
+    return key, number
 
 
-def get(db: Database, game_id: int) -> dict | None:
-    """The game row with its setup decoded, or None."""
-    rows = fetch(db, "SELECT * FROM games WHERE id = ?", [game_id])
+def find(db: Database, kind: str, number: int) -> dict | None:
+    """The game ``number`` of ``kind`` with its setup decoded and its seats, or None."""
+    rows = fetch(db, f"SELECT {_COLUMNS} FROM games g WHERE g.kind = ? AND g.number = ?",
+                 [kind, number])
     if not rows:
         return None
     row = rows[0]
     row["setup"] = json.loads(row["setup"])
     row["player_ids"] = [r["player_id"] for r in fetch(
-        db, "SELECT player_id FROM game_players WHERE game_id = ? ORDER BY seat", [game_id])]
+        db, "SELECT player_id FROM game_players WHERE game_id = ? ORDER BY seat", [row["key"]])]
     return row
 
 
-def actions(db: Database, game_id: int) -> list[dict]:
-    """Every action row of a game in order, undo rows included, with referee names."""
+def _decoded(row: dict) -> dict:
+    row["action"] = json.loads(row["action"]) if row["action"] else None
+    row["events"] = json.loads(row["events"]) if row["events"] is not None else None
+    return row
+
+
+def actions(db: Database, key: int) -> list[dict]:
+    """Every step of a game in order, undo rows included, with referee names."""
     rows = fetch(db, """
-        SELECT a.*, r.name AS referee FROM game_actions a
-        LEFT JOIN referees r ON r.id = a.referee_id
-        WHERE a.game_id = ? ORDER BY a.seq""", [game_id])
-    for row in rows:
-        row["action"] = json.loads(row["action"]) if row["action"] else None
-    return rows
+        SELECT a.*, r.name AS referee,
+               (SELECT u.id FROM game_actions u WHERE u.undoes = a.id) AS undone_by
+        FROM game_actions a LEFT JOIN referees r ON r.id = a.referee_id
+        WHERE a.game_id = ? ORDER BY a.seq""", [key])
+    return [_decoded(row) for row in rows]
 
 
 def live_actions(rows: list[dict]) -> list[dict]:
-    """The actions that count: those no undo row cancels, without the undo rows."""
+    """The steps that count: those no undo row cancels, without the undo rows."""
     cancelled = {r["undoes"] for r in rows if r["undoes"]}
     return [r for r in rows if not r["undoes"] and r["id"] not in cancelled]
 
 
-def append(db: Database, game_id: int, *, action: dict | None, referee_id: int | None,
-           undoes: int | None = None) -> int:
-    """Append one action (or an undo row) and return its id."""
+def append(db: Database, key: int, *, action: dict | None, referee_id: int | None,
+           events: list[int] = (), undoes: int | None = None) -> int:
+    """Append one step (or an undo row) with the player events it wrote; its id."""
     seq = db.execute("SELECT coalesce(max(seq), 0) + 1 FROM game_actions WHERE game_id = ?",
-                     [game_id]).fetchone()[0]
+                     [key]).fetchone()[0]
     cursor = db.execute(
-        "INSERT INTO game_actions (game_id, seq, action, at, referee_id, undoes) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        [game_id, seq, json.dumps(action, ensure_ascii=False) if action is not None else None,
-         now(), referee_id, undoes])
+        "INSERT INTO game_actions (game_id, seq, action, at, referee_id, undoes, events) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [key, seq, json.dumps(action, ensure_ascii=False) if action is not None else None,
+         now(), referee_id, undoes, json.dumps(list(events))])
     return cursor.lastrowid
 
 
-def touch(db: Database, game_id: int, *, version: int, status: str) -> None:
-    """Record the game's new version and status after an action."""
+def touch(db: Database, key: int, *, version: int, status: str) -> None:
+    """Record the game's new version and status after a step."""
     db.execute("UPDATE games SET version = ?, status = ?, updated_at = ? WHERE id = ?",
-               [version, status, now(), game_id])
+               [version, status, now(), key])
 
 
 def listing(db: Database, kind: str, player_id: int | None = None, limit: int = 200
             ) -> list[dict]:
-    """Games of a kind, newest first, optionally only those a player sits at."""
+    """Games of a kind, newest first, optionally only those a player sits at; each with
+    its ``seated`` players (player id, character) in seat order."""
     if player_id is None:
-        return fetch(db, "SELECT * FROM games WHERE kind = ? ORDER BY id DESC LIMIT ?",
-                     [kind, limit])
-    return fetch(db, """
-        SELECT g.* FROM games g JOIN game_players s ON s.game_id = g.id
-        WHERE g.kind = ? AND s.player_id = ? ORDER BY g.id DESC LIMIT ?""",
-                 [kind, player_id, limit])
+        found = fetch(db, f"SELECT {_COLUMNS} FROM games g WHERE g.kind = ? "
+                          "ORDER BY g.number DESC LIMIT ?", [kind, limit])
+    else:
+        found = fetch(db, f"""
+            SELECT {_COLUMNS} FROM games g JOIN game_players s ON s.game_id = g.id
+            WHERE g.kind = ? AND s.player_id = ? ORDER BY g.number DESC LIMIT ?""",
+                      [kind, player_id, limit])
+    by_key: dict[int, list[dict]] = {g["key"]: [] for g in found}
+    for seat in seats(db, list(by_key)):
+        by_key[seat["key"]].append(seat)
+    for game in found:
+        game["seated"] = by_key[game["key"]]
+    return found
+
+
+def running(db: Database, limit: int = 20) -> list[dict]:
+    """Games of every kind still in progress, the latest touched first (the Games hub)."""
+    return fetch(db, f"SELECT {_COLUMNS} FROM games g WHERE g.status = 'in_progress' "
+                     "ORDER BY g.updated_at DESC LIMIT ?", [limit])
+
+
+def seats(db: Database, keys: list[int]) -> list[dict]:
+    """(game key, seat, player id, character) for the given games, in seat order."""
+    if not keys:
+        return []
+    marks = ",".join("?" * len(keys))
+    return fetch(db, f"""
+        SELECT s.game_id AS key, s.seat, s.player_id, p.character FROM game_players s
+        JOIN players p ON p.id = s.player_id WHERE s.game_id IN ({marks})
+        ORDER BY s.game_id, s.seat""", keys)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 
 from sqlite_utils import Database
@@ -247,3 +248,45 @@ def m005_event_notes(db: Database) -> None:
     touch existing rows, so the append-only triggers stand.
     """
     db.execute("ALTER TABLE events ADD COLUMN note TEXT")
+
+
+@migrations()
+def m006_one_game_store(db: Database) -> None:
+    """Duels join the other games: one store of setups and append-only steps.
+
+    Every game gets a number within its kind (what URLs, screens and the API call its
+    id); existing games keep their id as their number, and each duel keeps its own id
+    as its number, so old links, records and "duel #3" on the players' events still
+    fit. Each step now names the player events it wrote (``events``), which is what its
+    undo compensates; steps stored before keep NULL there. A duel's setup is its two
+    start snapshots; its start, rounds, decisions and undos become its steps, with their
+    referees, times and events. Nothing is lost: every row is copied before the duel
+    tables go.
+    """
+    db.execute("ALTER TABLE games ADD COLUMN number INTEGER")
+    db.execute("UPDATE games SET number = id")
+    db.execute("CREATE UNIQUE INDEX games_kind_number ON games(kind, number)")
+    db.execute("ALTER TABLE game_actions ADD COLUMN events TEXT")
+    duels = db.execute("SELECT id, a, b, a_start, b_start, status, version, created_by, "
+                       "created_at, updated_at FROM duels ORDER BY id").fetchall()
+    for (duel_id, a, b, a_start, b_start, status, version, created_by, created_at,
+         updated_at) in duels:
+        setup = json.dumps({"a": json.loads(a_start), "b": json.loads(b_start)},
+                           ensure_ascii=False)
+        key = db.execute(
+            "INSERT INTO games (kind, number, title, setup, status, version, created_by, "
+            "created_at, updated_at) VALUES ('duel', ?, '', ?, ?, ?, ?, ?, ?)",
+            [duel_id, setup, status, version, created_by, created_at, updated_at]).lastrowid
+        db.execute("INSERT INTO game_players (game_id, player_id, seat) VALUES (?, ?, 0), "
+                   "(?, ?, 1)", [key, a, key, b])
+        moved: dict[int, int] = {}
+        for row_id, seq, kind, action, events, at, referee_id, undoes in db.execute(
+                "SELECT id, seq, kind, action, events, at, referee_id, undoes "
+                "FROM duel_actions WHERE duel_id = ? ORDER BY seq", [duel_id]).fetchall():
+            moved[row_id] = db.execute(
+                "INSERT INTO game_actions (game_id, seq, action, at, referee_id, undoes, "
+                "events) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [key, seq, None if kind == "undo" else action, at, referee_id,
+                 moved.get(undoes), events]).lastrowid
+    db.execute("DROP TABLE duel_actions")
+    db.execute("DROP TABLE duels")

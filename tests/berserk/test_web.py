@@ -441,7 +441,7 @@ def test_B11_confirming_the_lowered_exchange_stores_it_and_wounds_at_once(refere
 
 
 def test_B11_example_2_a_tapped_target_rolls_no_die(referee, db, battle):
-    games.act(db, 1, battle.id, {"type": "tap", "creature": "b1"})
+    games.act(db, 1, "berserk", battle.id, {"type": "tap", "creature": "b1"})
     html = post(referee, f"/berserk/{battle.id}/strike/preview",
                 strike_form(1, a_die="4", d_die=""), htmx=True).get_data(as_text=True)
     assert 'name="d_die"' not in html
@@ -466,7 +466,7 @@ def test_B11_an_open_target_awaits_its_die_and_an_artifact_never_rolls(referee, 
 
 
 def test_B11_a_refused_strike_is_422_with_the_rule_and_nothing_is_stored(referee, db, battle):
-    games.act(db, 1, battle.id, {"type": "tap", "creature": "a1"})
+    games.act(db, 1, "berserk", battle.id, {"type": "tap", "creature": "a1"})
     response = post(referee, f"/berserk/{battle.id}/strike", strike_form(1), htmx=True)
     assert response.status_code == 422
     assert "B11: a1 is tapped and cannot strike" in text(response.get_data(as_text=True))
@@ -474,7 +474,7 @@ def test_B11_a_refused_strike_is_422_with_the_rule_and_nothing_is_stored(referee
 
 
 def test_B10_example_3_lowering_lives_kills_at_once(referee, db, battle):
-    games.act(db, 1, battle.id, {"type": "wound", "creature": "b1", "amount": 5})
+    games.act(db, 1, "berserk", battle.id, {"type": "wound", "creature": "b1", "amount": 5})
     response = post(referee, f"/berserk/{battle.id}/creatures/b1/modify",
                     {"version": "1", "op": "lives", "value": "-3"}, htmx=True)
     html = response.get_data(as_text=True)
@@ -506,7 +506,7 @@ def test_B6_a_modification_from_the_short_list_shows_in_the_history(referee, db,
 
 
 def test_B6_seed_example_halving_twice_rounds_up(referee, db, battle):
-    games.act(db, 1, battle.id, {"type": "modify", "creature": "b1", "modification": {
+    games.act(db, 1, "berserk", battle.id, {"type": "modify", "creature": "b1", "modification": {
         "op": "overwrite", "lives": 13, "strike": [3, 3, 4]}})
     for version in (1, 2):
         post(referee, f"/berserk/{battle.id}/creatures/b1/modify",
@@ -582,7 +582,7 @@ def test_undo_takes_back_the_latest_step_and_the_record_keeps_it(referee, db, ba
 
 
 def test_a_stale_step_is_409_with_the_fresh_screen(referee, db, battle):
-    games.act(db, 1, battle.id, {"type": "wound", "creature": "b2", "amount": 1})
+    games.act(db, 1, "berserk", battle.id, {"type": "wound", "creature": "b2", "amount": 1})
     response = post(referee, f"/berserk/{battle.id}/strike", strike_form(0), htmx=True)
     assert response.status_code == 409
     html = response.get_data(as_text=True)
@@ -622,7 +622,7 @@ def test_the_battle_survives_a_reload_and_another_referee_continues(client, app,
 
 def test_the_battle_ends_when_one_side_has_no_living_creature(referee, db, battle):
     for cid in ("b1", "b2", "b3"):
-        games.act(db, 1, battle.id, {"type": "wound", "creature": cid, "amount": 9})
+        games.act(db, 1, "berserk", battle.id, {"type": "wound", "creature": cid, "amount": 9})
     html = text(referee.get(f"/berserk/{battle.id}").get_data(as_text=True))
     assert 'Anna <b>"Bold"</b> wins: the other side has no living creature.' in html
     assert db["games"].get(battle.id)["status"] == "finished"

@@ -49,7 +49,7 @@ def L(player, character):
 
 def play(db, game, *actions):
     for action in actions:
-        game = games.act(db, 1, game.id, action, version=game.version)
+        game = games.act(db, 1, "coup", game.id, action, version=game.version)
     return game
 
 
@@ -64,7 +64,7 @@ def influence(game) -> list[int]:
 def refused(db, game, action, rule: str) -> RuleError:
     before = db.execute("SELECT count(*) FROM game_actions").fetchone()[0]
     with pytest.raises(RuleError) as caught:
-        games.act(db, 1, game.id, action, version=game.version)
+        games.act(db, 1, "coup", game.id, action, version=game.version)
     assert caught.value.rule == rule
     assert db.execute("SELECT count(*) FROM game_actions").fetchone()[0] == before
     return caught.value
@@ -218,7 +218,7 @@ def test_undo_and_replay_from_another_connection(db, seats, app):
     a, b, c = seats[:3]
     game = service.create(db, 1, [a, b, c])
     game = play(db, game, D(a, "tax"), C(b), R(a, "duchess", True))
-    game = games.undo(db, 2, game.id, version=game.version)
+    game = games.undo(db, 2, "coup", game.id, version=game.version)
     assert coup.awaiting(game.state).kind == "show_or_turn_up"
     other = store.connect(app.config["DATABASE"])
     try:
@@ -237,7 +237,7 @@ def random_game(db, player_ids: list[int], seed: int, variant: str = "ambassador
     yield game
     while not service.finished(game.state):
         action = rnd.choice(coup.options(game.state))
-        game = games.act(db, 1, game.id, coup.action_to_dict(action), version=game.version)
+        game = games.act(db, 1, "coup", game.id, coup.action_to_dict(action), version=game.version)
         yield game
 
 

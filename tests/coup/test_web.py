@@ -59,7 +59,7 @@ def D(player, action, target=None):
 
 def play(db, game, *actions):
     for action in actions:
-        game = games.act(db, 1, game.id, action)
+        game = games.act(db, 1, "coup", game.id, action)
     return game
 
 

@@ -26,8 +26,8 @@ def snapshot(db) -> tuple:
     """Everything a refused request must leave alone."""
     return (list(db.execute("SELECT * FROM players").fetchall()),
             db.execute("SELECT count(*) FROM events").fetchone()[0],
-            list(db.execute("SELECT * FROM duels").fetchall()),
-            db.execute("SELECT count(*) FROM duel_actions").fetchone()[0])
+            list(db.execute("SELECT * FROM games").fetchall()),
+            db.execute("SELECT count(*) FROM game_actions").fetchone()[0])
 
 
 def start(api, a, b) -> dict:

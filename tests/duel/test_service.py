@@ -45,7 +45,7 @@ def stats_of(db, player_id: int) -> dict:
 
 def counts(db) -> tuple:
     return tuple(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                 for t in ("events", "duels", "duel_actions"))
+                 for t in ("events", "games", "game_actions"))
 
 
 def test_D4_start_pays_a_cartridge_each_as_duel_events(db, pair):
@@ -177,9 +177,9 @@ def test_duel_log_is_append_only(db, pair):
     view = duels.start(db, None, a["id"], b["id"])
     duels.undo(db, None, view.id)
     with pytest.raises(sqlite3.IntegrityError):
-        db.execute("UPDATE duel_actions SET kind = 'round'")
+        db.execute("UPDATE game_actions SET action = NULL")
     with pytest.raises(sqlite3.IntegrityError):
-        db.execute("DELETE FROM duel_actions")
+        db.execute("DELETE FROM game_actions")
     log = duels.load(db, view.id).log
     assert [(r["kind"], r["seq"], r["undone_by"] is not None) for r in log] == \
         [("start", 1, True), ("undo", 2, False)]

@@ -28,7 +28,7 @@ def duel(db, player, b):
 
 def counts(db) -> tuple:
     return tuple(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                 for t in ("events", "duels", "duel_actions"))
+                 for t in ("events", "games", "game_actions"))
 
 
 def round_form(a: str | None, b: str | None, version: int, **extra) -> dict:

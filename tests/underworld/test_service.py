@@ -39,7 +39,7 @@ def start(db, players: list[dict], hands: list[list[str]], passport: bool = Fals
 def act(db, game: games.Game, *actions: dict) -> games.Game:
     """Apply each action against the version just seen, as a screen would."""
     for action in actions:
-        game = games.act(db, REF, game.id, action, game.version)
+        game = games.act(db, REF, "underworld", game.id, action, game.version)
     return game
 
 
@@ -130,7 +130,7 @@ def test_U10_example5_second_weapon_and_magic_per_class(db, ab):
     with pytest.raises(RuleError) as refused:  # a Human's second weapon
         act(db, game, {"kind": "play", "player": pid(a), "code": "I02"})
     assert refused.value.rule == "U10" and "second weapon" in refused.value.text
-    assert games.load(db, game.id).version == game.version  # nothing stored
+    assert games.load(db, "underworld", game.id).version == game.version  # nothing stored
     with pytest.raises(RuleError) as refused:  # magic for a Human
         act(db, game, {"kind": "play", "player": pid(a), "code": "S09"})
     assert refused.value.rule == "U10" and "magic" in refused.value.text
@@ -321,7 +321,7 @@ def test_U8_undo_takes_the_passport_level_back_with_the_fight(db):
     game = start(db, [a, b], [["I03", "M01", "M01", "M01"], FILLER_B], passport=True)
     game = act(db, game, {"kind": "draw", "code": "M02"}, {"kind": "fight"})
     assert passport(db, a) == 4
-    game = games.undo(db, REF, game.id, game.version)
+    game = games.undo(db, REF, "underworld", game.id, game.version)
     assert level(game, a) == 3 and passport(db, a) == 3
     assert level_events(db, a) == [("underworld", 4), ("underworld", 3)]
     assert game.state.state.phase == "fight"  # back before the fight, the monster met
@@ -341,9 +341,9 @@ def test_U8_a_level_changed_elsewhere_to_its_bound_refuses_the_fight(db):
 def test_stale_version_is_refused_with_the_fresh_game(db, ab):
     a, b = ab
     game = start(db, [a, b], [FILLER, FILLER_B])
-    games.act(db, REF, game.id, {"kind": "draw", "code": "I01"}, 0)
-    with pytest.raises(games.Stale) as stale:
-        games.act(db, 2, game.id, {"kind": "draw", "code": "I02"}, 0)
+    games.act(db, REF, "underworld", game.id, {"kind": "draw", "code": "I01"}, 0)
+    with pytest.raises(games.Conflict) as stale:
+        games.act(db, 2, "underworld", game.id, {"kind": "draw", "code": "I02"}, 0)
     assert stale.value.game.version == 1 and db["game_actions"].count == 1
 
 

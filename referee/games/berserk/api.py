@@ -166,7 +166,7 @@ def update_squad(squad_id: int):
                           seat=data.get("seat", row["seat"]), chosen=chosen, settings=settings,
                           version=version)
     except squads.Stale as err:
-        return jsonify({**squad_json(err.squad), "error": gettext(SQUAD_STALE)}), 409
+        return jsonify({**squad_json(err.fresh), "error": gettext(SQUAD_STALE)}), 409
     return jsonify(squad_json(row))
 
 
@@ -205,8 +205,8 @@ def get_battle(game_id: int):
 def _act(game_id: int, action: dict, version: int | None):
     found_or_404(service.load, game_id)
     try:
-        game = games.act(get_db(), g.api_referee["id"], game_id, action, version)
-    except games.Stale as err:
+        game = games.act(get_db(), g.api_referee["id"], service.KIND, game_id, action, version)
+    except games.Conflict as err:
         return jsonify({**battle_json(err.game), "error": gettext(STALE)}), 409
     return jsonify(battle_json(game))
 
@@ -257,7 +257,7 @@ def undo(game_id: int):
     data = data if isinstance(data, dict) else {}
     check_fields(data, {"version"})
     try:
-        game = games.undo(get_db(), g.api_referee["id"], game_id, version_of(data))
-    except games.Stale as err:
+        game = games.undo(get_db(), g.api_referee["id"], service.KIND, game_id, version_of(data))
+    except games.Conflict as err:
         return jsonify({**battle_json(err.game), "error": gettext(STALE)}), 409
     return jsonify(battle_json(game))

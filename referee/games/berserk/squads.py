@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from referee.decks import Deck
+from referee.errors import Conflict
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from referee.games.berserk.rules import Card, Settings, SquadSummary
@@ -57,12 +58,7 @@ class Pick:
         return {"code": self.code} if self.x is None else {"code": self.code, "x": self.x}
 
 
-class Stale(Exception):
-    """The squad was saved by someone else since the form was opened; nothing saved."""
-
-    def __init__(self, squad: dict) -> None:
-        super().__init__(f"squad {squad['id']} is at version {squad['version']}")
-        self.squad = squad
+Stale = Conflict  # the squad was saved by someone else since the form was opened
 
 
 # Picks -------------------------------------------------------------------------------

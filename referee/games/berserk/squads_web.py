@@ -212,8 +212,8 @@ def _save(squad_id: int | None):
                              chosen=service.picks_from_tokens(draft["tokens"]),
                              settings=settings, version=draft["version"])
     except service.Stale as err:
-        view, _ = builder(draft_of(err.squad), settings=battles.read_settings(
-            err.squad["settings"]), notice=gettext(STALE))
+        view, _ = builder(draft_of(err.fresh), settings=battles.read_settings(
+            err.fresh["settings"]), notice=gettext(STALE))
         return render_template("berserk/squad.html", **view), 409
     except RuleError as err:
         view, _ = builder(draft, settings=settings, error=localized(err))

@@ -93,11 +93,11 @@ def write_step(game_id: int, make_action, open_id: str | None = None,
     try:
         action = make_action()
         if action is None:
-            game = games.undo(get_db(), referee["id"], game_id, _version())
+            game = games.undo(get_db(), referee["id"], service.KIND, game_id, _version())
         else:
-            game = games.act(get_db(), referee["id"], game_id, berserk.action_to_dict(action),
+            game = games.act(get_db(), referee["id"], service.KIND, game_id, berserk.action_to_dict(action),
                              _version())
-    except games.Stale as err:
+    except games.Conflict as err:
         return respond(err.game, 409, notice=gettext(STALE), open_id=open_id)
     except RuleError as err:
         return respond(found_or_404(service.load, game_id), 422, error=localized(err),

@@ -56,7 +56,7 @@ def _step(game_id: int, run):
     """Run one write: stale → 409 with the fresh table, refusal → 422 naming players."""
     try:
         game = run()
-    except games.Stale as err:
+    except games.Conflict as err:
         return jsonify({**table_json(err.game), "error": gettext(STALE)}), 409
     except RuleError as err:
         game = found_or_404(service.load, game_id)
@@ -107,7 +107,7 @@ def act(game_id: int):
     for key in PLAYER_FIELDS:
         if type(action.get(key)) is int:
             action[key] = str(action[key])
-    return _step(game_id, lambda: games.act(get_db(), g.api_referee["id"], game_id, action,
+    return _step(game_id, lambda: games.act(get_db(), g.api_referee["id"], service.KIND, game_id, action,
                                             version))
 
 
@@ -121,5 +121,5 @@ def undo(game_id: int):
     if unknown:
         raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
     version = version_of(data)
-    return _step(game_id, lambda: games.undo(get_db(), g.api_referee["id"], game_id,
+    return _step(game_id, lambda: games.undo(get_db(), g.api_referee["id"], service.KIND, game_id,
                                              version))

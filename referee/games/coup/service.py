@@ -13,14 +13,13 @@ from collections.abc import Callable
 from sqlite_utils import Database
 
 from referee.games import service as games
-from referee.games.coup import rules as coup
-from referee.games.coup.rules import CHARACTER_NAMES, CoupState, LogEntry
+from referee.games.coup.game import BAD_SETUP, finished, start  # noqa: F401  (re-exported)
+from referee.games.coup.rules import CHARACTER_NAMES, LogEntry
 from referee.rules import N_, RuleError
 from referee.store import games as store
 from referee.store.db import fetch
 
 KIND = "coup"
-SETUP_KEYS = {"players", "variant", "first", "one_coin_start"}
 TITLE_MAX = 120
 # Params of engine sentences that hold a player id, or a ", "-joined list of them.
 PLAYER_PARAMS = ("player", "turn", "target", "claimant", "loser")
@@ -29,8 +28,6 @@ PLAYER_LIST_PARAMS = ("players", "targets")
 NO_PLAYER = N_("No player %(id)s in the registry; choose players from the list.")
 SEATED_TWICE = N_("%(player)s is seated twice; each player takes one seat.")
 NOT_SEATED = N_("The starting player must sit at the table; choose one of the seats.")
-BAD_SETUP = N_("This table setup is malformed (%(field)s); send players, variant, first "
-               "and one_coin_start.")
 
 # A gettext-like function: (message, **params) -> text in the reader's language.
 Translate = Callable[..., str]
@@ -39,33 +36,6 @@ Translate = Callable[..., str]
 def english(message: str, **params: object) -> str:
     """The untranslated message with its placeholders filled."""
     return message % params if params else message
-
-
-def start(setup: object) -> CoupState:
-    """The initial table of a stored setup; a bad setup raises ``RuleError`` (C1–C4)."""
-    if not isinstance(setup, dict):
-        raise RuleError("C1", BAD_SETUP, field="setup")
-    unknown = sorted(set(setup) - SETUP_KEYS)
-    if unknown:
-        raise RuleError("C1", BAD_SETUP, field=", ".join(map(str, unknown)))
-    players = setup.get("players")
-    if not isinstance(players, list):
-        raise RuleError("C1", BAD_SETUP, field="players")
-    one_coin = setup.get("one_coin_start", False)
-    if not isinstance(one_coin, bool):
-        raise RuleError("C3", BAD_SETUP, field="one_coin_start")
-    return coup.new_game(players, setup.get("variant", "ambassador"), setup.get("first"),
-                         one_coin)
-
-
-def finished(state: CoupState) -> bool:
-    """C10: the table is over once there is a winner."""
-    return state.winner is not None
-
-
-games.register(games.Kind(
-    name=KIND, start=start, apply=coup.apply, action_from_dict=coup.action_from_dict,
-    action_to_dict=coup.action_to_dict, finished=finished))
 
 
 def _player_ids(value: object) -> list[int]:
@@ -104,7 +74,7 @@ def create(db: Database, referee_id: int | None, player_ids: object,
 
 def load(db: Database, game_id: int) -> games.Game | None:
     """The table with its state replayed, or None when there is no such Coup table."""
-    return games.load(db, game_id, kind=KIND)
+    return games.load(db, KIND, game_id)
 
 
 def listing(db: Database, player_id: int | None = None) -> list[dict]:

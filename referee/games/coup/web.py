@@ -205,7 +205,7 @@ def write_step(game_id: int, step):
     game = found_or_404(service.load, game_id)
     try:
         game = step()
-    except games.Stale as err:
+    except games.Conflict as err:
         return respond(err.game, 409, notice=gettext(STALE))
     except RuleError as err:
         fresh = found_or_404(service.load, game_id)
@@ -305,7 +305,7 @@ def act(game_id: int):
         data = json.loads(request.form.get("action", ""))
     except ValueError:
         data = None
-    return write_step(game_id, lambda: games.act(get_db(), referee["id"], game_id, data,
+    return write_step(game_id, lambda: games.act(get_db(), referee["id"], service.KIND, game_id, data,
                                                  _version()))
 
 
@@ -313,7 +313,7 @@ def act(game_id: int):
 def undo(game_id: int):
     """Take back the table's latest step (an undo row is appended; history stays)."""
     referee = current_referee()
-    return write_step(game_id, lambda: games.undo(get_db(), referee["id"], game_id,
+    return write_step(game_id, lambda: games.undo(get_db(), referee["id"], service.KIND, game_id,
                                                   _version()))
 
 

@@ -13,7 +13,6 @@ from referee.games.duel.rules import Extension, Play, Round, model
 from referee.players.web import is_htmx
 from referee.rules import N_, RuleError
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
-from referee.store import duels as duel_rows
 from referee.store import players as rows
 from referee.web.context import current_referee, found_or_404, get_db
 from referee.web.i18n import rule_message
@@ -243,7 +242,7 @@ def new_view(a_id: int | None, b_id: int | None, error: str | None = None) -> di
         except RuleError as err:
             refusal = rule_message(err)
     slot = "a" if chosen["a"] is None else "b" if chosen["b"] is None else None
-    busy = {s: duel_rows.open_for(db, r["id"]) for s, r in chosen.items() if r}
+    busy = {s: service.open_for(db, r["id"]) for s, r in chosen.items() if r}
     candidates = [r for r in rows.search(db, q) if r["id"] not in ids.values()] if slot else []
     return {"chosen": chosen, "ids": ids, "slot": slot, "q": q, "candidates": candidates,
             "error": error, "refusal": refusal, "busy": busy,

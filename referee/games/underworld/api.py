@@ -67,7 +67,7 @@ def summary_json(row: dict) -> dict:
     return out
 
 
-def _stale(err: games.Stale):
+def _stale(err: games.Conflict):
     return jsonify({**game_json(err.game), "error": gettext(STALE)}), 409
 
 
@@ -113,8 +113,8 @@ def act(game_id: int):
         if type(data.get(name)) is int:
             data[name] = str(data[name])
     try:
-        game = games.act(get_db(), g.api_referee["id"], game_id, data, version)
-    except games.Stale as err:
+        game = games.act(get_db(), g.api_referee["id"], service.KIND, game_id, data, version)
+    except games.Conflict as err:
         return _stale(err)
     return jsonify(game_json(game))
 
@@ -129,8 +129,8 @@ def undo(game_id: int):
     if unknown:
         raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
     try:
-        game = games.undo(get_db(), g.api_referee["id"], game_id, version_of(data))
-    except games.Stale as err:
+        game = games.undo(get_db(), g.api_referee["id"], service.KIND, game_id, version_of(data))
+    except games.Conflict as err:
         return _stale(err)
     return jsonify(game_json(game))
 

@@ -17,13 +17,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sqlite_utils import Database
 
 from referee.decks import DeckError, UnknownDeck, load_all, load_deck
+from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.underworld import rules as uw
+from referee.games.underworld.game import (  # noqa: F401  (re-exported for the screens)
+    BAD_SETUP,
+    Table,
+    _cards,
+    apply,
+    finished,
+    level_effects,
+    start,
+)
 from referee.games.underworld.rules.state import INVENTORY
 from referee.notes import Note
 from referee.players import service as player_service
@@ -36,7 +46,6 @@ from referee.store.db import fetch
 KIND = "underworld"
 CASTLE_DECK, CLASS_DECK = "castle-sample", "classes-sample"
 TITLE_LIMIT = 80
-SETUP_KEYS = {"players", "castle", "classes", "starting", "passport_levels", "levels"}
 REQUEST_KEYS = {"players", "castle", "classes", "starting", "passport_levels", "title"}
 
 NO_PLAYER = N_("No player %(id)s: they may have been removed; reload the list.")
@@ -44,7 +53,6 @@ PICK_PLAYERS = N_("Pick 2 to 6 different players from the list; %(count)s were p
 NO_DECK = {"castle": N_("There is no castle deck named %(name)s; pick one of %(names)s."),
            "class": N_("There is no class deck named %(name)s; pick one of %(names)s.")}
 BAD_DECK = N_("The deck file %(name)s cannot be read: %(problem)s")
-BAD_SETUP = N_("This castle game's setup is damaged (%(field)s); start a new game.")
 START_CARDS = N_("Give %(player)s exactly 4 starting cards; %(count)s were given.")
 NO_CARD = N_("No castle card matches “%(text)s”; type a code such as M07 or part of a "
              "name.")
@@ -55,92 +63,6 @@ TITLE_LONG = N_("The title is longer than %(limit)s characters.")
 BONUSES = N_("Bonuses must be whole numbers such as 2 or 2+1-1 (one per card, helper "
              "or ally); correct them.")
 STRENGTH = N_("The monster's strength must be a whole number from 0 to 99; correct it.")
-
-
-@dataclass(frozen=True, eq=False)
-class Table:
-    """A folded castle game: the engine ``state``, and how it was reached."""
-
-    state: uw.State
-    passport_levels: bool
-    seats: tuple[int, ...]
-    previous: Table | None = field(default=None, repr=False)
-    action: object | None = None  # the engine action that led here from ``previous``
-
-    def steps(self) -> list[Table]:
-        """Every table from the first to this one."""
-        chain: list[Table] = []
-        table: Table | None = self
-        while table is not None:
-            chain.append(table)
-            table = table.previous
-        return chain[::-1]
-
-
-# The game kind: start, apply, finished and the passport levels --------------------------
-
-
-def _setup_error(name: str) -> RuleError:
-    return RuleError(None, BAD_SETUP, field=name)
-
-
-def _cards(deck: object, name: str) -> list[uw.Card]:
-    """A stored deck (``{"name", "cards": [card table + copies]}``) as engine cards."""
-    if not isinstance(deck, dict) or not isinstance(deck.get("cards"), list):
-        raise _setup_error(name)
-    out: list[uw.Card] = []
-    for entry in deck["cards"]:
-        if not isinstance(entry, dict):
-            raise _setup_error(name)
-        copies = entry.get("copies", 1)
-        if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= 99:
-            raise _setup_error(name)
-        card = uw.card_from_dict({k: v for k, v in entry.items() if k != "copies"})
-        out.extend([card] * copies)
-    return out
-
-
-def start(setup: object) -> Table:
-    """The first table of a stored setup; RuleError for anything malformed (U1–U4)."""
-    if not isinstance(setup, dict) or set(setup) - SETUP_KEYS:
-        raise _setup_error("setup")
-    seats = setup.get("players")
-    if not isinstance(seats, list) or not all(type(p) is int for p in seats):
-        raise _setup_error("players")
-    passport = setup.get("passport_levels", False)
-    levels = setup.get("levels") or {}
-    starting = setup.get("starting")
-    if not isinstance(passport, bool) or not isinstance(levels, dict) \
-            or not isinstance(starting, dict):
-        raise _setup_error("starting")
-    state = uw.new_game([str(p) for p in seats], _cards(setup.get("castle"), "castle"),
-                        _cards(setup.get("classes"), "classes"), starting,
-                        levels if passport else None)
-    return Table(state, passport, tuple(seats))
-
-
-def apply(table: Table, action: object) -> Table:
-    """The engine's step, remembering where it came from."""
-    return Table(uw.apply(table.state, action), table.passport_levels, table.seats,
-                 table, action)
-
-
-def finished(table: Table) -> bool:
-    return table.state.phase == "over"
-
-
-def level_effects(before: Table, after: Table) -> dict[int, dict]:
-    """U8 on the passports: each seated player's level delta, when the game carries them."""
-    if not after.passport_levels:
-        return {}
-    was = {p.id: p.level for p in before.state.players}
-    return {int(p.id): {"level": p.level - was[p.id]} for p in after.state.players
-            if p.level != was[p.id]}
-
-
-games.register(games.Kind(
-    name=KIND, start=start, apply=apply, action_from_dict=uw.action_from_dict,
-    action_to_dict=uw.action_to_dict, finished=finished, player_effects=level_effects))
 
 
 # Decks and cards --------------------------------------------------------------------------
@@ -276,7 +198,7 @@ def create(db: Database, referee_id: int | None, request: dict) -> games.Game:
 
 def load(db: Database, game_id: int) -> games.Game | None:
     """A castle game rebuilt from its actions, or None (also for another kind's id)."""
-    return games.load(db, game_id, KIND)
+    return games.load(db, KIND, game_id)
 
 
 def names(db: Database, seats: Iterable[int]) -> dict[str, str]:
@@ -292,28 +214,13 @@ def names(db: Database, seats: Iterable[int]) -> dict[str, str]:
 
 def listing(db: Database, player_id: int | None = None) -> list[dict]:
     """Castle games, newest first, each with its seated players' names."""
-    found = store.listing(db, KIND, player_id)
-    if not found:
-        return found
-    marks = ",".join("?" * len(found))
-    seats = fetch(db, f"""
-        SELECT s.game_id, s.player_id, p.character FROM game_players s
-        JOIN players p ON p.id = s.player_id WHERE s.game_id IN ({marks})
-        ORDER BY s.game_id, s.seat""", [g["id"] for g in found])
-    for game in found:
-        game["seated"] = [s for s in seats if s["game_id"] == game["id"]]
-    return found
+    return store.listing(db, KIND, player_id)
 
 
 # Quick fight ------------------------------------------------------------------------------
 
 
-class PlayerStale(Exception):
-    """The quick fight was settled against an older version of the player's sheet."""
-
-    def __init__(self, row: dict) -> None:
-        super().__init__(f"player {row['id']} is at version {row['version']}")
-        self.row = row
+PlayerStale = Conflict  # the sheet changed since the quick fight was read
 
 
 @dataclass(frozen=True)

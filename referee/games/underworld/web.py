@@ -141,7 +141,7 @@ def write_step(game_id: int, step):
     game = found_or_404(service.load, game_id)
     try:
         game = step(game)
-    except games.Stale as err:
+    except games.Conflict as err:
         return respond(err.game, 409, notice=gettext(STALE))
     except RuleError as err:
         return respond(found_or_404(service.load, game_id), 422, error=refusal(err, _names(game)))
@@ -247,7 +247,7 @@ def act(game_id: int):
         if isinstance(action.get("card"), str):  # a typed card code, any case
             codes = {c.code.casefold(): c.code for c in game.state.state.cards}
             action["card"] = codes.get(action["card"].strip().casefold(), action["card"])
-        return games.act(get_db(), referee["id"], game_id, action, _version())
+        return games.act(get_db(), referee["id"], service.KIND, game_id, action, _version())
 
     return write_step(game_id, step)
 
@@ -256,7 +256,7 @@ def act(game_id: int):
 def undo(game_id: int):
     """Take back the latest action (and the levels it moved on the passports)."""
     referee = current_referee()
-    return write_step(game_id, lambda game: games.undo(get_db(), referee["id"], game_id,
+    return write_step(game_id, lambda game: games.undo(get_db(), referee["id"], service.KIND, game_id,
                                                        _version()))
 
 

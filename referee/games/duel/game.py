@@ -1,0 +1,92 @@
+"""The card duel (D1–D14) as a game kind: two passports' snapshots in, rounds on top.
+
+The setup holds both duelists as they stood when the duel began (D1, D4), so the duel is
+rebuilt by replaying its steps from them whatever has happened to the passports since.
+The start itself is a step: it takes each duelist's cartridge (D4), and undoing it
+cancels the duel and gives the cartridges back.
+"""
+
+from __future__ import annotations
+
+from referee.games.duel import rules as duel
+from referee.games.duel.rules import DuelState, Extension, Play, Round
+from referee.games.interface import Choices, Effect, GameKind
+from referee.notes import Note, note
+from referee.rules import N_, RuleError
+
+NAME = "duel"
+BAD_SETUP = N_("This duel's setup is damaged (%(field)s); start a new duel.")
+
+# Reasons written on the player events as notes, read in each reader's language.
+REASON_START = N_("duel #%(duel)s, start")
+REASON_ROUND = N_("duel #%(duel)s, round %(round)s")
+REASON_EXTENSION = N_("duel #%(duel)s, extension decision")
+
+
+def setup_of(state: DuelState) -> dict:
+    """What is stored to start this duel again: both start snapshots."""
+    return {"a": duel.duelist_to_dict(state.a.start), "b": duel.duelist_to_dict(state.b.start)}
+
+
+def start(setup: object) -> DuelState:
+    """The duel's first state: both pay their cartridge (D4)."""
+    if not isinstance(setup, dict) or set(setup) != set(duel.SIDES):
+        raise RuleError(None, BAD_SETUP, field="setup")
+    return duel.start(duel.duelist_from_dict(setup["a"]), duel.duelist_from_dict(setup["b"]))
+
+
+def _plays(state: DuelState, side: str) -> list[Play]:
+    """Every play ``side`` may make this round: a table card left (D2, D6), a hand card
+    or none (D5, D7), and as many tokens as they hold (D8)."""
+    hands = (None, *duel.hand_cards_allowed(state, side))
+    tokens = range(duel.tokens_allowed(state, side) + 1)
+    return list(Choices(Play, duel.table_cards_left(state, side), hands, tokens))
+
+
+def legal(state: DuelState) -> Choices | tuple:
+    """Every round or D12 decision the referee may enter now."""
+    waiting = duel.awaiting(state)
+    if waiting == "round":
+        return Choices(Round, _plays(state, "a"), _plays(state, "b"))
+    if waiting == "extension":
+        out = []
+        for a in (False, True):
+            for b in (False, True):
+                try:
+                    duel.apply(state, Extension(a=a, b=b))
+                except RuleError:  # D12: continuing costs a cartridge they may not have
+                    continue
+                out.append(Extension(a=a, b=b))
+        return tuple(out)
+    return ()
+
+
+def effects(before: DuelState | None, after: DuelState) -> dict[int, Effect]:
+    """What one step did to both passports: stats, surrendered cards, D13's refill."""
+    if before is None:  # D4: the start takes one cartridge from each
+        return {s.start.player: Effect({"cartridges": s.cartridges - s.start.cartridges})
+                for s in (after.a, after.b)}
+    won = after.result.winner if after.result and before.result is None else None
+    out = {}
+    for key, change in duel.effects_between(before, after).items():
+        refill = ("chance",) if won == key else ()  # D13: back to the passport maximum
+        deltas = {k: change[k] for k in ("hp", "chance", "cartridges")
+                  if change[k] and k not in refill}
+        out[change["player"]] = Effect(deltas, refill, tuple(change["surrendered"]))
+    return out
+
+
+def step_note(number: int, action: object | None, after: DuelState) -> Note:
+    """"duel #3, round 2" on the players' events."""
+    if action is None:
+        return note(REASON_START, duel=number)
+    if isinstance(action, Round):
+        return note(REASON_ROUND, duel=number, round=len(after.rounds))
+    return note(REASON_EXTENSION, duel=number)
+
+
+KIND = GameKind(
+    name=NAME, title=N_("Duels"), start=start, legal=legal, apply=duel.apply,
+    read=duel.state_to_dict, action_from_dict=duel.action_from_dict,
+    action_to_dict=duel.action_to_dict, status=lambda state: state.status, effects=effects,
+    start_is_step=True, note=step_note, undo_event="duel_undo")
