@@ -15,14 +15,10 @@ from referee.store import players as rows
 from referee.store import settings as settings_store
 from referee.web.context import current_referee, get_db, public_base
 from referee.web.i18n import field_label, rule_message
+from referee.web.screens import is_htmx
 from referee.web.security import organizer_required, referee_required
 
 bp = Blueprint("players", __name__)
-
-
-def is_htmx() -> bool:
-    """Whether htmx sent this request (then answer with a fragment)."""
-    return bool(request.headers.get("HX-Request"))
 
 
 def wound_clock(row: dict, death_minutes: int, at: datetime | None = None) -> dict | None:

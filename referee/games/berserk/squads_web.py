@@ -11,10 +11,10 @@ from referee.games.berserk import service as battles
 from referee.games.berserk import squads as service
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import settings_from_form
-from referee.players.web import is_htmx
 from referee.rules import N_, RuleError
 from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
+from referee.web.screens import form_version, is_htmx
 from referee.web.security import referee_required
 
 bp = Blueprint("berserk_squads", __name__, url_prefix="/berserk/squads")
@@ -26,11 +26,6 @@ NO_DECKS = N_("There is no deck of Berserk-style cards; add one to printables/de
 CHANGED_DECK = N_("Another deck was chosen: the squad starts empty.")
 
 
-def _version() -> int | None:
-    raw = request.form.get("version", "").strip()
-    return int(raw) if raw.isdigit() else None
-
-
 def _int(raw: str | None) -> int | None:
     raw = (raw or "").strip()
     return int(raw) if raw.isdigit() else None
@@ -39,7 +34,7 @@ def _int(raw: str | None) -> int | None:
 def draft_from_form() -> dict:
     """The squad the builder form holds (not stored yet)."""
     form = request.form
-    return {"squad_id": _int(form.get("squad_id")), "version": _version(),
+    return {"squad_id": _int(form.get("squad_id")), "version": form_version(),
             "player_id": _int(form.get("player")), "name": form.get("name", ""),
             "deck": form.get("deck", ""), "seat": form.get("seat", "first"),
             "tokens": form.getlist("card"), "deck_was": form.get("deck_was", "")}

@@ -25,10 +25,10 @@ from referee.games.berserk.rules import (
     Wound,
 )
 from referee.games.berserk.view import HALVABLE, MOD_OPS, localized, screen, strike_of
-from referee.players.web import is_htmx
 from referee.rules import N_, RuleError
 from referee.store import players as player_rows
-from referee.web.context import current_referee, found_or_404, get_db
+from referee.web.context import current_referee, get_db
+from referee.web.screens import GameScreen, form_version, is_htmx
 from referee.web.security import referee_required
 
 bp = Blueprint("berserk", __name__, url_prefix="/berserk")
@@ -55,11 +55,6 @@ def settings_from_form() -> berserk.Settings:
     return service.read_settings(values, strict=False)
 
 
-def _version() -> int | None:
-    raw = request.form.get("version", "").strip()
-    return int(raw) if raw.isdigit() else None
-
-
 # The strike panel (B11) ----------------------------------------------------------------
 
 
@@ -74,35 +69,29 @@ def strike_picks() -> dict:
     return picks
 
 
-def respond(game: games.Game, status: int = 200, **kwargs):
-    """The battle screen: a fragment for htmx, else the page (a 303 after a write)."""
-    if is_htmx():
-        return render_template("berserk/_screen.html", **screen(game, **kwargs)), status
-    if request.method == "POST" and status == 200:
-        open_id = kwargs.get("open_id")
-        return redirect(url_for("berserk.show", game_id=game.id, c=open_id,
-                                _anchor=f"cr-{open_id}" if open_id else None), code=303)
-    return render_template("berserk/show.html", **screen(game, **kwargs)), status
+def _url(game: games.Game, open_id: str | None = None, **kwargs) -> str:
+    return url_for("berserk.show", game_id=game.id, c=open_id,
+                   _anchor=f"cr-{open_id}" if open_id else None)
+
+
+SCREEN = GameScreen("berserk/show.html", "berserk/_screen.html", screen, _url, service.load)
+respond = SCREEN.respond
 
 
 def write_step(game_id: int, make_action, open_id: str | None = None,
                picks: dict | None = None):
     """Apply one action (or undo): refusals are 422 and stale forms 409, with the screen."""
-    found_or_404(service.load, game_id)
     referee = current_referee()
-    try:
+
+    def step(game: games.Game) -> games.Game:
         action = make_action()
         if action is None:
-            game = games.undo(get_db(), referee["id"], service.KIND, game_id, _version())
-        else:
-            game = games.act(get_db(), referee["id"], service.KIND, game_id, berserk.action_to_dict(action),
-                             _version())
-    except games.Conflict as err:
-        return respond(err.game, 409, notice=gettext(STALE), open_id=open_id)
-    except RuleError as err:
-        return respond(found_or_404(service.load, game_id), 422, error=localized(err),
-                       open_id=open_id, picks=picks)
-    return respond(game, open_id=open_id)
+            return games.undo(get_db(), referee["id"], service.KIND, game_id, form_version())
+        return games.act(get_db(), referee["id"], service.KIND, game_id, action,
+                         form_version())
+
+    return SCREEN.write(game_id, step, stale=STALE, refusal=lambda err, game: localized(err),
+                        refused={"picks": picks}, open_id=open_id)
 
 
 # Routes -----------------------------------------------------------------------------
@@ -170,14 +159,14 @@ def create():
 @referee_required
 def show(game_id: int):
     """The battle as it stands in the database."""
-    return respond(found_or_404(service.load, game_id), open_id=request.args.get("c"))
+    return respond(SCREEN.found(game_id), open_id=request.args.get("c"))
 
 
 @bp.post("/<int:game_id>/strike/preview")
 def preview(game_id: int):
     """The strike panel for what is tapped so far: both outcomes, nothing stored."""
-    game = found_or_404(service.load, game_id)
-    version = _version()
+    game = SCREEN.found(game_id)
+    version = form_version()
     if version is not None and version != game.version:
         response = respond(game, 409, notice=gettext(STALE))
         if is_htmx():
@@ -199,7 +188,7 @@ def strike(game_id: int):
     picks = strike_picks()
     lower = request.form.get("lower") == "1"
     return write_step(game_id,
-                      lambda: strike_of(picks, found_or_404(service.load, game_id).state, lower),
+                      lambda: strike_of(picks, SCREEN.found(game_id).state, lower),
                       picks=picks)
 
 

@@ -20,11 +20,11 @@ from referee.games.coup.rules import (
     Reveal,
 )
 from referee.games.coup.rules.model import COSTS, FORCED_COUP, TARGETED
-from referee.players.web import is_htmx
 from referee.rules import N_, RuleError
 from referee.store import players as rows
-from referee.web.context import current_referee, found_or_404, get_db
+from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
+from referee.web.screens import GameScreen, form_version, is_htmx
 from referee.web.security import referee_required
 
 bp = Blueprint("coup", __name__)
@@ -186,32 +186,19 @@ def screen(game: games.Game, *, act: str | None = None, error: str | None = None
     }
 
 
-def respond(game: games.Game, status: int = 200, **kwargs):
-    """The table: the fragment for htmx, else the page (or a 303 after a write)."""
-    if is_htmx():
-        return render_template("coup/_screen.html", **screen(game, **kwargs)), status
-    if request.method == "POST" and status == 200:
-        return redirect(url_for("coup.show", game_id=game.id), code=303)
-    return render_template("coup/show.html", **screen(game, **kwargs)), status
+SCREEN = GameScreen("coup/show.html", "coup/_screen.html", screen,
+                lambda game, **kwargs: url_for("coup.show", game_id=game.id), service.load)
+respond = SCREEN.respond
 
 
-def _version() -> int | None:
-    raw = request.form.get("version", "").strip()
-    return int(raw) if raw.isdigit() else None
+def _named(err: RuleError, game: games.Game) -> str:
+    """The refusal naming players by their characters."""
+    return rule_message(service.named_error(err, service.names(get_db(), game)))
 
 
 def write_step(game_id: int, step):
     """Run one write; a refusal is 422 and a stale version 409, each with the fresh table."""
-    game = found_or_404(service.load, game_id)
-    try:
-        game = step()
-    except games.Conflict as err:
-        return respond(err.game, 409, notice=gettext(STALE))
-    except RuleError as err:
-        fresh = found_or_404(service.load, game_id)
-        named = service.named_error(err, service.names(get_db(), fresh))
-        return respond(fresh, 422, error=rule_message(named))
-    return respond(game)
+    return SCREEN.write(game_id, lambda game: step(), stale=STALE, refusal=_named)
 
 
 # Setting up a table -----------------------------------------------------------------
@@ -294,7 +281,7 @@ def show(game_id: int):
 
     ``?act=<action>`` asks for the target of a targeted action: tap a player.
     """
-    return respond(found_or_404(service.load, game_id), act=request.args.get("act"))
+    return respond(SCREEN.found(game_id), act=request.args.get("act"))
 
 
 @bp.post("/coup/<int:game_id>/act")
@@ -306,7 +293,7 @@ def act(game_id: int):
     except ValueError:
         data = None
     return write_step(game_id, lambda: games.act(get_db(), referee["id"], service.KIND, game_id, data,
-                                                 _version()))
+                                                 form_version()))
 
 
 @bp.post("/coup/<int:game_id>/undo")
@@ -314,7 +301,7 @@ def undo(game_id: int):
     """Take back the table's latest step (an undo row is appended; history stays)."""
     referee = current_referee()
     return write_step(game_id, lambda: games.undo(get_db(), referee["id"], service.KIND, game_id,
-                                                  _version()))
+                                                  form_version()))
 
 
 @bp.app_template_global("player_coup_tables")

@@ -10,12 +10,12 @@ from flask_babel import gettext
 from referee.games.duel import rules as duel
 from referee.games.duel import service
 from referee.games.duel.rules import Extension, Play, Round, model
-from referee.players.web import is_htmx
 from referee.rules import N_, RuleError
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
 from referee.store import players as rows
-from referee.web.context import current_referee, found_or_404, get_db
+from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
+from referee.web.screens import GameScreen, form_version, is_htmx
 from referee.web.security import referee_required
 
 bp = Blueprint("duels", __name__)
@@ -70,11 +70,6 @@ def summary(view: service.DuelView) -> dict:
 
 
 # Reading the forms ------------------------------------------------------------------
-
-
-def _version() -> int | None:
-    raw = request.form.get("version", "").strip()
-    return int(raw) if raw.isdigit() else None
 
 
 def picks_from_form() -> dict:
@@ -176,26 +171,14 @@ def screen(view: service.DuelView, *, picks: dict | None = None, error: str | No
     }
 
 
-def respond(view: service.DuelView, status: int = 200, **kwargs):
-    """The duel screen: the fragment for htmx, else the page (or a 303 after a write)."""
-    if is_htmx():
-        return render_template("duel/_screen.html", **screen(view, **kwargs)), status
-    if request.method == "POST" and status == 200:
-        return redirect(url_for("duels.show", duel_id=view.id), code=303)
-    return render_template("duel/show.html", **screen(view, **kwargs)), status
+SCREEN = GameScreen("duel/show.html", "duel/_screen.html", screen,
+                lambda view, **kwargs: url_for("duels.show", duel_id=view.id), service.load)
+respond = SCREEN.respond
 
 
 def write_step(duel_id: int, step, picks: dict | None = None, stale: str = STALE_OTHER):
     """Run one write; a refusal is 422 and a stale version 409, each with the fresh duel."""
-    found_or_404(service.load, duel_id)
-    try:
-        view = step()
-    except service.Stale as err:
-        return respond(err.view, 409, notice=gettext(stale))
-    except RuleError as err:
-        return respond(found_or_404(service.load, duel_id), 422, picks=picks,
-                       error=rule_message(err))
-    return respond(view)
+    return SCREEN.write(duel_id, lambda view: step(), stale=stale, refused={"picks": picks})
 
 
 # Routes -------------------------------------------------------------------------------
@@ -304,13 +287,13 @@ def create():
 @referee_required
 def show(duel_id: int):
     """The duel as it stands in the database: the next step, the record, undo."""
-    return respond(found_or_404(service.load, duel_id))
+    return respond(SCREEN.found(duel_id))
 
 
 @bp.post("/duels/<int:duel_id>/preview")
 def preview(duel_id: int):
     """The live comparison of totals for the cards tapped so far (changes nothing)."""
-    view = found_or_404(service.load, duel_id)
+    view = SCREEN.found(duel_id)
     return render_template("duel/_preview.html", **screen(view, picks=picks_from_form()))
 
 
@@ -321,9 +304,9 @@ def rounds(duel_id: int):
     referee = current_referee()
 
     def step():
-        view = found_or_404(service.load, duel_id)
+        view = SCREEN.found(duel_id)
         return service.record(get_db(), referee["id"], duel_id, round_of(view, picks),
-                              _version())
+                              form_version())
 
     return write_step(duel_id, step, picks, STALE_ROUND)
 
@@ -338,7 +321,7 @@ def extension(duel_id: int):
         if choice is None:
             raise RuleError("D12", model.EXTENSION_SHAPE)
         action = Extension(a=choice[0], b=choice[1])
-        return service.record(get_db(), referee["id"], duel_id, action, _version())
+        return service.record(get_db(), referee["id"], duel_id, action, form_version())
 
     return write_step(duel_id, step)
 
@@ -348,4 +331,4 @@ def undo(duel_id: int):
     """Take back the duel's latest action and all of its effects on the players."""
     referee = current_referee()
     return write_step(duel_id, lambda: service.undo(get_db(), referee["id"], duel_id,
-                                                    _version()))
+                                                    form_version()))

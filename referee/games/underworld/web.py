@@ -15,11 +15,11 @@ from referee.games.underworld import service
 from referee.games.underworld.view import Screen, card_name, card_text, refusal
 from referee.notes import note
 from referee.players import service as player_service
-from referee.players.web import is_htmx
 from referee.rules import N_, RuleError
 from referee.store import players as rows
-from referee.web.context import current_referee, found_or_404, get_db
+from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
+from referee.web.screens import GameScreen, form_version, is_htmx
 from referee.web.security import referee_required
 
 bp = Blueprint("underworld", __name__, url_prefix="/castle")
@@ -41,11 +41,6 @@ bp.add_app_template_global(card_text, "uw_card_text")
 def castle_games(player_id: int) -> list[dict]:
     """For the player sheet: the castle games this player sits at."""
     return service.listing(get_db(), player_id)
-
-
-def _version() -> int | None:
-    raw = request.form.get("version", "").strip()
-    return int(raw) if raw.isdigit() else None
 
 
 def _names(game: games.Game) -> dict[str, str]:
@@ -126,26 +121,16 @@ def screen(game: games.Game, *, error: str | None = None, notice: str | None = N
     }
 
 
-def respond(game: games.Game, status: int = 200, **kwargs):
-    """The table: the fragment for htmx, else the page (or a 303 after a write)."""
-    if is_htmx():
-        return render_template("underworld/_screen.html",
-                               **screen(game, **kwargs)), status
-    if request.method == "POST" and status == 200:
-        return redirect(url_for("underworld.show", game_id=game.id), code=303)
-    return render_template("underworld/show.html", **screen(game, **kwargs)), status
+SCREEN = GameScreen("underworld/show.html", "underworld/_screen.html", screen,
+                lambda game, **kwargs: url_for("underworld.show", game_id=game.id),
+                service.load)
+respond = SCREEN.respond
 
 
 def write_step(game_id: int, step):
     """Run one write: a refusal is 422 and a stale version 409, each with the fresh game."""
-    game = found_or_404(service.load, game_id)
-    try:
-        game = step(game)
-    except games.Conflict as err:
-        return respond(err.game, 409, notice=gettext(STALE))
-    except RuleError as err:
-        return respond(found_or_404(service.load, game_id), 422, error=refusal(err, _names(game)))
-    return respond(game)
+    return SCREEN.write(game_id, step, stale=STALE,
+                        refusal=lambda err, game: refusal(err, _names(game)))
 
 
 # Routes: list, setup ----------------------------------------------------------------------
@@ -223,7 +208,7 @@ def create():
 @referee_required
 def show(game_id: int):
     """The game as it stands in the database: whose turn, what is allowed, the record."""
-    return respond(found_or_404(service.load, game_id), q=request.args.get("q", ""),
+    return respond(SCREEN.found(game_id), q=request.args.get("q", ""),
                    whole=request.args.get("record") == "all")
 
 
@@ -231,7 +216,7 @@ def show(game_id: int):
 @referee_required
 def cards(game_id: int):
     """The drawn-card picker, filtered by code or name (changes nothing)."""
-    game, q = found_or_404(service.load, game_id), request.args.get("q", "")
+    game, q = SCREEN.found(game_id), request.args.get("q", "")
     view = Screen(game, _names(game))
     return render_template("underworld/_pick.html", g=game, q=q,
                            draws=view.draw_options(q))
@@ -247,7 +232,7 @@ def act(game_id: int):
         if isinstance(action.get("card"), str):  # a typed card code, any case
             codes = {c.code.casefold(): c.code for c in game.state.state.cards}
             action["card"] = codes.get(action["card"].strip().casefold(), action["card"])
-        return games.act(get_db(), referee["id"], service.KIND, game_id, action, _version())
+        return games.act(get_db(), referee["id"], service.KIND, game_id, action, form_version())
 
     return write_step(game_id, step)
 
@@ -257,7 +242,7 @@ def undo(game_id: int):
     """Take back the latest action (and the levels it moved on the passports)."""
     referee = current_referee()
     return write_step(game_id, lambda game: games.undo(get_db(), referee["id"], service.KIND, game_id,
-                                                       _version()))
+                                                       form_version()))
 
 
 # Routes: quick fight ---------------------------------------------------------------------
@@ -320,7 +305,7 @@ def quick_settle():
     try:
         done = service.quick_fight(get_db(), current_referee()["id"], player_id,
                                    form.get("bonuses", ""), form.get("strength", ""),
-                                   _version(), fight)
+                                   form_version(), fight)
     except service.PlayerStale as err:
         view = quick_view(player_id, **keep,
                           notice=gettext(STALE_LEVEL, player=err.row["character"]))

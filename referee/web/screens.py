@@ -1,0 +1,74 @@
+"""The answer every game screen gives, written once: page or fragment, 409 or 422.
+
+A game screen is one template fragment (swapped by htmx) inside one page. After a write
+a plain form POST is redirected (303) to the screen's address; a refusal is answered 422
+with the fresh screen and the rule's sentence, and a write made on an old version 409
+with the screen as it stands now, so nothing is applied twice and no click is lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import redirect, render_template, request
+from flask_babel import gettext
+
+from referee.errors import Conflict
+from referee.rules import RuleError
+from referee.web.context import found_or_404
+from referee.web.i18n import rule_message
+
+
+def is_htmx() -> bool:
+    """Whether htmx sent this request (it wants a fragment, not a page)."""
+    return bool(request.headers.get("HX-Request"))
+
+
+def form_version() -> int | None:
+    """The version the form was made against (its hidden ``version`` field), if any."""
+    raw = request.form.get("version", "").strip()
+    return int(raw) if raw.isdigit() and len(raw) < 19 else None
+
+
+@dataclass(frozen=True)
+class GameScreen:
+    """One game's screen: its templates, the data they read and where it lives."""
+
+    page: str  # the whole page, e.g. "coup/show.html"
+    fragment: str  # the part htmx swaps, e.g. "coup/_screen.html"
+    view: Callable[..., dict]  # (game, **kwargs) -> what the templates read
+    url: Callable[..., str]  # (game, **kwargs) -> the screen's address
+    load: Callable[[Any, int], Any]  # (db, number) -> the game, or None
+
+    def found(self, number: int) -> Any:
+        """The game, or a 404."""
+        return found_or_404(self.load, number)
+
+    def respond(self, game: Any, status: int = 200, **kwargs: Any):
+        """The fragment for htmx, a 303 after a plain form's write, else the page."""
+        if is_htmx():
+            return render_template(self.fragment, **self.view(game, **kwargs)), status
+        if request.method == "POST" and status == 200:
+            return redirect(self.url(game, **kwargs), code=303)
+        return render_template(self.page, **self.view(game, **kwargs)), status
+
+    def write(self, number: int, step: Callable[[Any], Any], *, stale: str,
+              refusal: Callable[[RuleError, Any], str] | None = None,
+              refused: dict | None = None, **kwargs: Any):
+        """Run one write on game ``number``: ``step(game)`` returns the game after it.
+
+        Someone else first → 409 with the fresh screen and ``stale`` (an N_ msgid); a
+        refusal → 422 with the fresh screen and the rule's sentence (``refusal`` words it,
+        e.g. naming players), plus ``refused`` (the form as typed, to fill in again)."""
+        game = self.found(number)
+        try:
+            after = step(game)
+        except Conflict as err:
+            return self.respond(err.fresh, 409, notice=gettext(stale), **kwargs)
+        except RuleError as err:
+            fresh = self.found(number)
+            message = refusal(err, fresh) if refusal else rule_message(err)
+            return self.respond(fresh, 422, error=message, **(refused or {}), **kwargs)
+        return self.respond(after, **kwargs)
