@@ -8,7 +8,7 @@ import qrcode
 import qrcode.image.svg
 from flask import Blueprint, Response, abort, render_template, url_for
 
-from referee.players.web import sheet_view, wound_clock
+from referee.players.web import sheet_page, wound_clock
 from referee.store import players as rows
 from referee.store import settings
 from referee.web.context import current_referee, get_db, public_base
@@ -43,7 +43,7 @@ def sheet(token: str):
     """The player's own sheet, read-only; a signed-in referee gets the editable view."""
     row = passport_row(token)
     if current_referee() is not None:
-        return render_template("players/sheet.html", **sheet_view(row))
+        return sheet_page(row)
     db = get_db()
     # D10: a heavily wounded player sees how long they have to find a healer
     minutes = int(settings.get(db, "death_minutes") or 0)

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
+from referee.games.hub import player_panels
 from referee.players import exporting, importing, service
 from referee.rules import RuleError
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
@@ -51,6 +52,14 @@ def sheet_view(row: dict) -> dict:
     }
 
 
+def sheet_page(row: dict, status: int = 200, **extra):
+    """The whole sheet: the card, each game's panel of this player, the history."""
+    db = get_db()
+    games = player_panels(db, row["id"])
+    return render_template("players/sheet.html", **sheet_view(row), games=games,
+                           **extra), status
+
+
 def card_response(player_id: int, error: str | None = None, status: int = 200):
     """The player's stats card (htmx) or a redirect to the sheet (plain form)."""
     row = rows.get(get_db(), player_id)
@@ -63,8 +72,7 @@ def card_response(player_id: int, error: str | None = None, status: int = 200):
                 + render_template("players/_history.html", **view, oob=True))
         return html, status
     if error:
-        return render_template("players/sheet.html", **sheet_view(row), error=error,
-                               ), status
+        return sheet_page(row, status, error=error)
     return redirect(url_for("players.sheet", player_id=player_id), code=303)
 
 
@@ -104,7 +112,7 @@ def sheet(player_id: int):
     row = rows.get(get_db(), player_id)
     if row is None:
         abort(404)
-    return render_template("players/sheet.html", **sheet_view(row))
+    return sheet_page(row)
 
 
 @bp.post("/players/<int:player_id>/adjust")

@@ -75,6 +75,13 @@ def for_player(db: Database, player_id: int, limit: int = 200) -> list[dict]:
     return [_row(r) for r in fetch(db, sql, [player_id, limit])]
 
 
+def standing(db: Database, player_id: int, kind: str) -> list[dict]:
+    """A player's events of one kind that were not undone, oldest first."""
+    sql = _SELECT + (" WHERE e.player_id = ? AND e.kind = ? AND NOT EXISTS "
+                     "(SELECT 1 FROM events u WHERE u.undoes = e.id) ORDER BY e.id")
+    return [_row(r) for r in fetch(db, sql, [player_id, kind])]
+
+
 def recent(db: Database, limit: int = 100, before: int | None = None) -> list[dict]:
     """The feed of recent actions across all players, newest first."""
     if before:

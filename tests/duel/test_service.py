@@ -101,9 +101,9 @@ def test_D7_D1_surrendered_cards_leave_the_deck_and_are_listed(db, pair):
     duels.record(db, None, view.id, rnd("6S", "KC", a_hand="AH"))
     view = duels.record(db, None, view.id, rnd("7S", "QC", a_hand="QH", b_hand="6C"))
     assert stats_of(db, a["id"])["duel_deck"] == "6H,7H,8H,9H,10H,JH,KH"
-    assert duels.surrendered(duels.for_player(db, a["id"]), a["id"]) == \
+    assert duels.surrendered(db, a["id"]) == \
         [("QH", view.id), ("AH", view.id)]
-    assert duels.surrendered(duels.for_player(db, b["id"]), b["id"]) == [("6C", view.id)]
+    assert duels.surrendered(db, b["id"]) == [("6C", view.id)]
 
 
 def test_D10_heavy_wound_sets_status_and_clock_and_undo_clears_them(db, pair):

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+from referee.games.coup import service as coup
+from referee.games.duel import service as duels
+from referee.players import service as player_service
 
-def test_games_hub_lists_duels_and_running_tables(referee, db):
+
+def test_games_hub_lists_every_kind_and_the_running_tables_with_their_links(referee, db):
     html = referee.get("/games").get_data(as_text=True)
     assert "/duels" in html and "Card duels from the table cards" in html
-    db.execute("INSERT INTO games (kind, title, setup, status, version, created_at, updated_at)"
-               " VALUES ('nosuch', 'Table 3', '{}', 'in_progress', 0, 't', '2026-11-30T20:15')")
+    for title in ("Duels", "Coup tables", "Underworld castle games", "Berserk battles"):
+        assert title in html
+    seats = [player_service.create(db, None, {"character": name, "hp_max": 3,
+                                              "chance_max": 1, "cartridges": 2,
+                                              "suit": "H"})["id"] for name in ("A", "B")]
+    coup.create(db, None, seats, title="Table 3")
+    duel = duels.start(db, None, *seats)
     html = referee.get("/games").get_data(as_text=True)
-    assert "#1 Table 3" in html  # a kind with no screen yet is listed, without a link
+    running = html.split("In progress")[1]
+    assert "Coup tables</span> #1 Table 3" in running and 'href="/coup/1"' in running
+    assert f'href="/duels/{duel.id}"' in running  # duels are games like the others
 
 
 def test_games_hub_needs_a_referee(client):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import request
 from flask_babel import get_locale, gettext
+from sqlite_utils import Database
 
 from referee.games import service as games
 from referee.games.berserk import rules as berserk
@@ -75,9 +76,8 @@ def mod_dict(mod: object) -> dict:
     return mod if isinstance(mod, dict) else berserk.mod_to_dict(mod)
 
 
-def player_view(player_id: int) -> dict:
+def player_panel(db: Database, player_id: int) -> dict:
     """For the player sheet: their squads and battles."""
-    db = get_db()
     return {"squads": squads.listing(db, player_id)[:10],
             "battles": service.listing(db, player_id)[:10]}
 

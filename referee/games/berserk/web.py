@@ -36,7 +36,6 @@ bp.add_app_template_global(berserk_view.card_name, "berserk_name")
 bp.add_app_template_global(berserk_view.card_text, "berserk_text")
 bp.add_app_template_global(berserk_view.words, "berserk_words")
 bp.add_app_template_global(berserk_view.mod_dict, "berserk_mod")
-bp.add_app_template_global(berserk_view.player_view, "berserk_player")
 
 STALE = N_("Someone else changed this battle first; the screen now shows it as it stands. "
            "Check it and enter your step again.")

@@ -6,6 +6,7 @@ import json
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import get_translations, gettext
+from sqlite_utils import Database
 
 from referee.games import service as games
 from referee.games.coup import rules as coup
@@ -21,6 +22,7 @@ from referee.games.coup.rules import (
 )
 from referee.games.coup.rules.model import COSTS, FORCED_COUP, TARGETED
 from referee.rules import N_, RuleError
+from referee.store import games as store
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
@@ -304,7 +306,6 @@ def undo(game_id: int):
                                                   form_version()))
 
 
-@bp.app_template_global("player_coup_tables")
-def player_coup_tables(player_id: int) -> list[dict]:
+def player_panel(db: Database, player_id: int) -> list[dict]:
     """For the player sheet: the Coup tables where this player has a seat."""
-    return service.listing(get_db(), player_id)[:10]
+    return store.listing(db, service.KIND, player_id, limit=10)

@@ -24,6 +24,7 @@ from referee.games.duel.rules import Duelist, DuelState, Extension, Round
 from referee.games.interface import CANCELLED
 from referee.rules import N_, RuleError, stats
 from referee.rules.cards import sort_codes
+from referee.store import events
 from referee.store import games as store
 from referee.store import players as rows
 
@@ -187,14 +188,20 @@ def open_for(db: Database, player_id: int) -> list[dict]:
             if r["status"] in (duel.IN_PROGRESS, duel.EXTENSION)]
 
 
-def surrendered(player_views: Iterable[DuelView], player_id: int) -> list[tuple[str, int]]:
-    """(card, duel id) for each duel-deck card this player laid in these duels (D1)."""
-    out = []
-    for view in player_views:
-        if view.state is None:
+def surrendered(db: Database, player_id: int) -> list[tuple[str, int]]:
+    """(card, duel number) for each duel-deck card this player laid and lost (D1, D7).
+
+    Read from the player's own duel events, so the sheet replays no duel: a card left
+    the deck in the step whose event took it away and was not undone since."""
+    deck = set(rows.deck_cards(rows.get(db, player_id) or {"duel_deck": ""}))
+    out: dict[str, int] = {}
+    for event in events.standing(db, player_id, DUEL):
+        change = event["changes"].get("duel_deck")
+        if not change or not event["note"]:
             continue
-        for key in duel.SIDES:
-            if view.player_id(key) == player_id:
-                out.extend((card, view.id) for card in view.state.side(key).surrendered)
-    order = {card: i for i, card in enumerate(sort_codes(card for card, _ in out))}
-    return sorted(out, key=lambda pair: order[pair[0]])
+        before = set(filter(None, (change["before"] or "").split(",")))
+        after = set(filter(None, (change["after"] or "").split(",")))
+        for card in before - after:
+            if card not in deck:
+                out[card] = event["note"]["params"].get("duel")
+    return [(card, out[card]) for card in sort_codes(out)]

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask_babel import gettext
+from sqlite_utils import Database
 
 from referee.games.duel import rules as duel
 from referee.games.duel import service
@@ -51,12 +52,13 @@ def card_label(code: str | None) -> str:
     return f"{code[:-1]}{SUIT_SYMBOLS.get(code[-1], code[-1])}"
 
 
-@bp.app_template_global("player_duels")
-def player_duels(player_id: int) -> dict:
-    """For the player sheet: their duels and the duel-deck cards they surrendered (D1)."""
-    views = service.for_player(get_db(), player_id)
-    return {"duels": [summary(v) for v in views],
-            "surrendered": service.surrendered(views, player_id)}
+SHEET_DUELS = 10  # the latest duels a player's sheet lists (all: the duel list)
+
+
+def player_panel(db: Database, player_id: int) -> dict:
+    """For the player sheet: their latest duels and the duel-deck cards they surrendered."""
+    return {"duels": [summary(v) for v in service.for_player(db, player_id, SHEET_DUELS)],
+            "surrendered": service.surrendered(db, player_id)}
 
 
 def summary(view: service.DuelView) -> dict:

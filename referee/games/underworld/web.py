@@ -7,6 +7,7 @@ from dataclasses import fields
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext
+from sqlite_utils import Database
 from werkzeug.datastructures import MultiDict
 
 from referee.games import service as games
@@ -37,10 +38,9 @@ bp.add_app_template_global(card_name, "uw_card_name")
 bp.add_app_template_global(card_text, "uw_card_text")
 
 
-@bp.app_template_global("castle_games")
-def castle_games(player_id: int) -> list[dict]:
+def player_panel(db: Database, player_id: int) -> list[dict]:
     """For the player sheet: the castle games this player sits at."""
-    return service.listing(get_db(), player_id)
+    return service.listing(db, player_id)
 
 
 def _names(game: games.Game) -> dict[str, str]:
