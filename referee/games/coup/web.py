@@ -20,7 +20,7 @@ from referee.games.coup.rules import (
     LoseInfluence,
     Reveal,
 )
-from referee.games.coup.rules.model import COSTS, FORCED_COUP, TARGETED
+from referee.games.coup.rules.model import COSTS, FORCED_COUP, INFLUENCE, TARGETED
 from referee.rules import N_, RuleError
 from referee.store import games as store
 from referee.store import players as rows
@@ -185,6 +185,7 @@ def screen(game: games.Game, *, act: str | None = None, error: str | None = None
                            if state.face_up_count(c)],
         "last": last, "last_text": describe(last["action"], names) if last else "",
         "fresh": not game.actions, "error": error, "notice": notice,
+        "influence_max": INFLUENCE, "two_player_deal": len(state.players) == 2,  # C2, C3
     }
 
 

@@ -164,7 +164,7 @@ def screen(view: service.DuelView, *, picks: dict | None = None, error: str | No
         "d": view, "state": state, "players": players, "sides": sides,
         "awaiting": duel.awaiting(state) if state else None,
         "wins": duel.round_wins(state) if state else (0, 0),
-        "round_n": len(state.rounds) + 1 if state else 0,
+        "round_n": len(state.rounds) + 1 if state else 0, "regular_rounds": duel.REGULAR_ROUNDS,
         "record": duel.record_to_dict(state) if state else None,
         "keypad": KEYPAD, "picks": picks, "preview": preview_of(view, picks),
         "options": extension_options(view) if state and duel.awaiting(state) == "extension"

@@ -34,7 +34,7 @@ from referee.games.underworld.game import (  # noqa: F401  (re-exported for the 
     level_effects,
     start,
 )
-from referee.games.underworld.rules.state import INVENTORY
+from referee.games.underworld.rules.state import INVENTORY, MAX_SEATS, MIN_SEATS
 from referee.notes import Note
 from referee.players import service as player_service
 from referee.rules import N_, RuleError, stats
@@ -150,7 +150,7 @@ def build_setup(db: Database, request: dict) -> tuple[dict, list[dict]]:
     Returns the setup and the seated player rows."""
     ids = request.get("players")
     if not isinstance(ids, list) or len(set(map(str, ids))) != len(ids) \
-            or not 2 <= len(ids) <= 6:
+            or not MIN_SEATS <= len(ids) <= MAX_SEATS:
         raise RuleError("U4", PICK_PLAYERS, count=len(ids) if isinstance(ids, list) else 0)
     seated = [_player_row(db, pid) for pid in ids]
     castle = _deck(request.get("castle") or CASTLE_DECK, "castle")

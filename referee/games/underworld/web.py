@@ -13,6 +13,7 @@ from werkzeug.datastructures import MultiDict
 from referee.games import service as games
 from referee.games.underworld import rules as uw
 from referee.games.underworld import service
+from referee.games.underworld.rules.state import INVENTORY, MAX_LEVEL, MAX_SEATS, MIN_SEATS
 from referee.games.underworld.view import Screen, card_name, card_text, refusal
 from referee.notes import note
 from referee.players import service as player_service
@@ -117,7 +118,7 @@ def screen(game: games.Game, *, error: str | None = None, notice: str | None = N
         "last": live[0] if live else None, "can_undo": bool(game.actions),
         "headline": view.headline(), "allowed": view.allowed_now(),
         "banners": view.banners(), "error": error, "notice": notice,
-        "whole": whole or len(game.history) <= RECORD_SHOWN,
+        "whole": whole or len(game.history) <= RECORD_SHOWN, "max_level": MAX_LEVEL,
     }
 
 
@@ -165,12 +166,13 @@ def setup_view(error: str | None = None, entered: MultiDict | None = None) -> di
     castle = source.get("castle") or service.CASTLE_DECK
     deck = castles.get(castle) or next(iter(castles.values()), None)
     cards = service.distinct(e.card for e in deck.cards) if deck else []
-    starts = {r["id"]: (source.getlist(f"start_{r['id']}") + [""] * 4)[:4] for r in chosen}
+    starts = {r["id"]: (source.getlist(f"start_{r['id']}") + [""] * INVENTORY)[:INVENTORY] for r in chosen}
     return {"chosen": chosen, "ids": [r["id"] for r in chosen], "q": q,
             "candidates": candidates, "castles": castles, "class_decks": class_decks,
             "castle": castle, "classes": source.get("classes") or service.CLASS_DECK,
             "passport": bool(source.get("passport")), "title": source.get("title", ""),
-            "starts": starts, "cards": cards, "error": error}
+            "starts": starts, "cards": cards, "error": error,
+            "seats_min": MIN_SEATS, "seats_max": MAX_SEATS, "inventory": INVENTORY}
 
 
 @bp.get("/new")

@@ -22,6 +22,7 @@ from referee.rules import N_, RuleError
 from .cards import CASTLE_KINDS, Card, ClassCard, castle_deck_problems, class_deck_problems
 
 MIN_LEVEL, MAX_LEVEL = 1, 10
+MIN_SEATS, MAX_SEATS = 2, 6  # U4: players at a castle game
 INVENTORY = 4
 PHASES = ("draw", "playoff", "fight", "event", "challenge", "step_over", "class_change",
           "cleanup", "over")
@@ -154,7 +155,7 @@ def new_game(
     cards, copies repeated), each player's 4 starting castle cards (codes) and an optional
     starting level per player (default 1; passport levels 1–9 may be carried in).
     ``check_decks=False`` skips the U2 counts for a small or house deck."""
-    if isinstance(players, str) or not 2 <= len(players) <= 6:
+    if isinstance(players, str) or not MIN_SEATS <= len(players) <= MAX_SEATS:
         raise RuleError("U4", N_("A game needs 2 to 6 players, got %(count)s; add or remove "
                                  "players."), count=len(players))
     ids = list(players)
