@@ -17,7 +17,8 @@ from flask_babel import gettext
 
 from referee.errors import Conflict
 from referee.rules import RuleError
-from referee.web.context import found_or_404
+from referee.store import players
+from referee.web.context import found_or_404, get_db
 from referee.web.i18n import rule_message
 
 
@@ -30,6 +31,21 @@ def form_version() -> int | None:
     """The version the form was made against (its hidden ``version`` field), if any."""
     raw = request.form.get("version", "").strip()
     return int(raw) if raw.isdigit() and len(raw) < 19 else None
+
+
+def list_page(template: str, listing: Callable[[Any, int | None], list], name: str,
+              **extra: Callable[[list], object]):
+    """A list of games (or squads), newest first; ``?player=<id>`` keeps that player's.
+
+    ``listing(db, player_id or None)`` gives the rows, shown as ``name``; each of
+    ``extra`` is computed from those rows. The page also gets the filter's players."""
+    db = get_db()
+    player_id = request.args.get("player", type=int)
+    player = players.get(db, player_id) if player_id else None
+    listed = listing(db, player["id"] if player else None)
+    return render_template(template, **{name: listed}, player=player,
+                           players=players.search(db, ""),
+                           **{key: make(listed) for key, make in extra.items()})
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from referee.games.berserk.web import settings_from_form
 from referee.rules import N_, RuleError
 from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
-from referee.web.screens import form_version, is_htmx
+from referee.web.screens import form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
 bp = Blueprint("berserk_squads", __name__, url_prefix="/berserk/squads")
@@ -149,13 +149,8 @@ def _settings_or_error() -> tuple[berserk.Settings, str | None]:
 @referee_required
 def index():
     """Saved squads, newest first; ?player=<id> keeps that player's."""
-    db = get_db()
-    player_id = request.args.get("player", type=int)
-    player = player_rows.get(db, player_id) if player_id else None
-    listed = service.listing(db, player["id"] if player else None)
-    return render_template("berserk/squads.html", squads=listed, player=player,
-                           players=player_rows.search(db, ""),
-                           problems={s["id"]: service.problems_of(s) for s in listed})
+    return list_page("berserk/squads.html", service.listing, "squads",
+                     problems=lambda listed: {s["id"]: service.problems_of(s) for s in listed})
 
 
 @bp.get("/new")

@@ -26,9 +26,8 @@ from referee.games.berserk.rules import (
 )
 from referee.games.berserk.view import HALVABLE, MOD_OPS, localized, screen, strike_of
 from referee.rules import N_, RuleError
-from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
-from referee.web.screens import GameScreen, form_version, is_htmx
+from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
 bp = Blueprint("berserk", __name__, url_prefix="/berserk")
@@ -100,12 +99,7 @@ def write_step(game_id: int, make_action, open_id: str | None = None,
 @referee_required
 def index():
     """Every battle, newest first; ?player=<id> keeps that player's."""
-    db = get_db()
-    player_id = request.args.get("player", type=int)
-    player = player_rows.get(db, player_id) if player_id else None
-    return render_template("berserk/index.html", player=player,
-                           battles=service.listing(db, player["id"] if player else None),
-                           players=player_rows.search(db, ""))
+    return list_page("berserk/index.html", service.listing, "battles")
 
 
 def new_view(a: int | None, b: int | None, error: str | None = None,

@@ -26,7 +26,7 @@ from referee.store import games as store
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
-from referee.web.screens import GameScreen, form_version, is_htmx
+from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
 bp = Blueprint("coup", __name__)
@@ -243,12 +243,7 @@ def new_view(seat_ids: list[int], error: str | None = None) -> dict:
 @referee_required
 def index():
     """Every Coup table, newest first; ?player=<id> keeps the tables where they sit."""
-    db = get_db()
-    player_id = request.args.get("player", type=int)
-    player = rows.get(db, player_id) if player_id else None
-    tables = service.listing(db, player["id"] if player else None)
-    return render_template("coup/index.html", tables=tables, player=player,
-                           players=rows.search(db, ""))
+    return list_page("coup/index.html", service.listing, "tables")
 
 
 @bp.get("/coup/new")

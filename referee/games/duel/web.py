@@ -16,7 +16,7 @@ from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
-from referee.web.screens import GameScreen, form_version, is_htmx
+from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
 bp = Blueprint("duels", __name__)
@@ -190,12 +190,11 @@ def write_step(duel_id: int, step, picks: dict | None = None, stale: str = STALE
 @referee_required
 def index():
     """Every duel, newest first; ?player=<id> keeps that player's."""
-    db = get_db()
-    player_id = request.args.get("player", type=int)
-    player = rows.get(db, player_id) if player_id else None
-    views = service.for_player(db, player_id) if player else service.recent(db, 200)
-    return render_template("duel/index.html", duels=[summary(v) for v in views],
-                           player=player, players=rows.search(db, ""))
+    def listing(db: Database, player_id: int | None) -> list[dict]:
+        views = service.for_player(db, player_id) if player_id else service.recent(db, 200)
+        return [summary(v) for v in views]
+
+    return list_page("duel/index.html", listing, "duels")
 
 
 def _passport_player(link: str) -> dict | None:

@@ -21,7 +21,7 @@ from referee.rules import N_, RuleError
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
-from referee.web.screens import GameScreen, form_version, is_htmx
+from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
 bp = Blueprint("underworld", __name__, url_prefix="/castle")
@@ -141,12 +141,7 @@ def write_step(game_id: int, step):
 @referee_required
 def index():
     """Every castle game, newest first; ?player=<id> keeps that player's."""
-    db = get_db()
-    player_id = request.args.get("player", type=int)
-    player = rows.get(db, player_id) if player_id else None
-    return render_template("underworld/index.html",
-                           castle=service.listing(db, player["id"] if player else None),
-                           player=player, players=rows.search(db, ""))
+    return list_page("underworld/index.html", service.listing, "castle")
 
 
 def setup_view(error: str | None = None, entered: MultiDict | None = None) -> dict:
