@@ -72,6 +72,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(coup.bp)
     app.register_blueprint(api_coup.bp)
     app.register_blueprint(underworld.bp)
+    app.register_blueprint(underworld.old)
     app.register_blueprint(api_underworld.bp)
     app.register_blueprint(berserk.bp)
     app.register_blueprint(berserk_squads.bp)

@@ -73,7 +73,7 @@ def test_U4_to_U16_a_short_castle_game_from_setup_to_a_winner_on_a_phone(phone, 
             phone.locator(f"input[name=start_{pid}]").nth(i).fill(card)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.get_by_role("button", name="Start the castle game").tap()
-    phone.wait_for_url(re.compile(r".*/castle/\d+$"))
+    phone.wait_for_url(re.compile(r".*/underworld/\d+$"))
     game_id = int(phone.url.rsplit("/", 1)[1])
     t = Table(phone, game_id)
     expect(t.screen.locator(".uw-turn")).to_contain_text("Anna's turn")

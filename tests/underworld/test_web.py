@@ -34,7 +34,7 @@ def counts(db) -> tuple:
 def tap(client, game: games.Game, htmx: bool = True, **form):
     """Submit one action form of the table screen against the version shown."""
     data = {"version": str(game.version), **form}
-    return post(client, f"/castle/{game.id}/act", data, htmx=htmx)
+    return post(client, f"/underworld/{game.id}/act", data, htmx=htmx)
 
 
 def text_of(response) -> str:
@@ -56,12 +56,12 @@ def ab(db):
 
 def test_U4_setup_picks_players_then_four_cards_each(referee, db, ab):
     a, b = ab
-    html = referee.get(f"/castle/new?p={a['id']}&q=bor").get_data(as_text=True)
+    html = referee.get(f"/underworld/new?p={a['id']}&q=bor").get_data(as_text=True)
     assert "Anna" in html and f"p={a['id']}&amp;p={b['id']}" in html  # tap Boris to seat him
-    html = referee.get(f"/castle/new?p={a['id']}&p={b['id']}").get_data(as_text=True)
+    html = referee.get(f"/underworld/new?p={a['id']}&p={b['id']}").get_data(as_text=True)
     assert html.count(f'name="start_{a["id"]}"') == 4 and 'list="castle-cards"' in html
     assert "M07 · Gate Troll" in html  # the datalist: code or name
-    response = post(referee, "/castle", {
+    response = post(referee, "/underworld", {
         "p": [a["id"], b["id"]], "title": "Tavern",
         f"start_{a['id']}": ["M07", "gate troll", "I01", "heavy blow"],
         f"start_{b['id']}": ["rat", "M03", "M03", "палаш"]})
@@ -76,7 +76,7 @@ def test_U4_setup_picks_players_then_four_cards_each(referee, db, ab):
 def test_U4_setup_refusal_keeps_what_was_typed_and_stores_nothing(referee, db, ab):
     a, b = ab
     before = counts(db)
-    response = post(referee, "/castle", {
+    response = post(referee, "/underworld", {
         "p": [a["id"], b["id"]], f"start_{a['id']}": ["M07", "shield", "I01", "S01"],
         f"start_{b['id']}": ["M01", "M03", "M03", "I02"]})
     assert response.status_code == 422
@@ -88,7 +88,7 @@ def test_U4_setup_refusal_keeps_what_was_typed_and_stores_nothing(referee, db, a
 
 def test_U4_setup_with_passport_levels_carries_them_in(referee, db):
     a, b = seat(db, "Anna", 4), seat(db, "Boris", 2)
-    response = post(referee, "/castle", {
+    response = post(referee, "/underworld", {
         "p": [b["id"], a["id"]], "passport": "1",
         f"start_{a['id']}": FILLER, f"start_{b['id']}": FILLER_B})
     game = underworld.load(db, int(response.headers["Location"].rsplit("/", 1)[1]))
@@ -101,7 +101,7 @@ def test_U4_setup_with_passport_levels_carries_them_in(referee, db):
 def test_U5_U6_screen_says_whose_turn_the_step_and_what_is_allowed(referee, db, ab):
     a, b = ab
     game = start(db, [a, b], [FILLER, FILLER_B])
-    page = text_of(referee.get(f"/castle/{game.id}"))
+    page = text_of(referee.get(f"/underworld/{game.id}"))
     assert "Anna's turn" in page and "Step 1 of 2" in page
     assert "Step 1: draw the top castle card and show it (U5)." in page
     assert "Allowed now: draw a castle card (Anna); trade cards." in page
@@ -111,11 +111,11 @@ def test_U5_U6_screen_says_whose_turn_the_step_and_what_is_allowed(referee, db, 
 def test_U5_the_drawn_card_is_one_tap_found_by_code_or_name(referee, db, ab):
     a, b = ab
     game = start(db, [a, b], [FILLER, FILLER_B])
-    found = referee.get(f"/castle/{game.id}/cards?q=troll").get_data(as_text=True)
+    found = referee.get(f"/underworld/{game.id}/cards?q=troll").get_data(as_text=True)
     assert re.findall(r'name="code" value="(\w+)"', found) == ["M07"]
-    found = referee.get(f"/castle/{game.id}/cards?q=m0").get_data(as_text=True)
+    found = referee.get(f"/underworld/{game.id}/cards?q=m0").get_data(as_text=True)
     assert "M07" in found and "M01" in found and "I01" not in found
-    found = referee.get(f"/castle/{game.id}/cards?q=тролль").get_data(as_text=True)
+    found = referee.get(f"/underworld/{game.id}/cards?q=тролль").get_data(as_text=True)
     assert re.findall(r'name="code" value="(\w+)"', found) == ["M07"]
     response = tap(referee, game, kind="draw", code="M07")
     assert response.status_code == 200
@@ -128,12 +128,12 @@ def test_U7_the_fight_shows_its_breakdown_before_it_is_confirmed(referee, db):
     game = start(db, [a, b], [["I02", "I06", "M01", "M01"], FILLER_B], passport=True)
     game = act(db, game, {"kind": "play", "player": pid(a), "code": "I02"},
                {"kind": "play", "player": pid(a), "code": "I06"}, {"kind": "draw", "code": "M07"})
-    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
     lines = re.findall(r'data-source="(\w+)"><span class="grow">([^<]+)</span><b>([^<]+)</b>',
                        html)
     assert lines == [("level", "Level", "3"), ("card", "Broadsword", "+2"),
                      ("card", "Leather Jerkin", "+1"), ("strength", "Strength", "5")]
-    page = text_of(referee.get(f"/castle/{game.id}"))
+    page = text_of(referee.get(f"/underworld/{game.id}"))
     assert "Anna wins, 6 to 5." in page and "Anna: level 3 → 4" in page
     response = tap(referee, game, kind="fight")
     page = text_of(response)
@@ -147,7 +147,7 @@ def test_U10_a_refused_card_shows_the_reason_and_a_forced_post_is_422(referee, d
     game = start(db, [a, b], [["I01", "I02", "S09", "M01"], FILLER_B])
     game = act(db, game, {"kind": "play", "player": pid(a), "code": "I01"},
                {"kind": "draw", "code": "M02"})
-    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
     entry = html.split('data-code="I02"', 1)[1].split("</li>", 1)[0]
     assert "Play, replacing Rusty Sword (I01)" in entry  # the allowed way
     magic = html.split('class="uw-entry" data-code="S09"', 1)[1].split("</li>", 1)[0]
@@ -169,7 +169,7 @@ def test_U11_a_help_offer_is_accepted_and_the_reward_handed_over_on_a_win(refere
                  passport=True)
     game = act(db, game, {"kind": "play", "player": pid(a), "code": "I06"},
                {"kind": "draw", "code": "M11"})
-    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
     assert f'<option value="{pid(a)}|S01">Heavy Blow (S01)</option>' in html
     response = tap(referee, game, kind="offer_help", helper=pid(b), target=f"{pid(a)}|S01")
     game = fresh(db, game)
@@ -201,7 +201,7 @@ def test_U12_summoning_the_monster_met_and_from_the_inventory(referee, db, ab):
     a, b = ab
     game = start(db, [a, b], [["S03", "M01", "M01", "M03"], FILLER_B])
     game = act(db, game, {"kind": "draw", "code": "M07"})
-    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
     assert "Summon the monster met with Summoning (S03): no fight, no level change (U12)" in html
     assert "Summon into this fight with Summoning (S03) (U12)" in html  # M01/M03 held
     page = text_of(tap(referee, game, kind="summon", player=pid(a), skill="S03"))
@@ -227,22 +227,22 @@ def test_U9_U14_class_change_prompt_then_the_ability_powers_up(referee, db):
     game = start(db, [a, b], [["M01", "M01", "I01", "S01"], FILLER_B], passport=True)
     game = act(db, game, {"kind": "draw", "code": "M02"}, {"kind": "fight"},
                {"kind": "draw", "code": "M04"}, {"kind": "fight"})
-    page = text_of(referee.get(f"/castle/{game.id}"))
+    page = text_of(referee.get(f"/underworld/{game.id}"))
     assert "Two fights won in a row (U9): draw a class card or keep the class." in page
     assert "Which class card was drawn?" in page and "Keep the current class" in page
     page = text_of(tap(referee, game, kind="change_class", code="C04"))
     assert "Anna becomes Vampire (C04) (U9)." in page
     game = fresh(db, game)
-    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
     assert "Characteristic ability (U14): Vampire" in html
     response = tap(referee, game, kind="power_up", player=pid(a), discards="M01")
     assert response.status_code == 422
     assert "U14: Discard exactly 2 inventory cards to power up; 1 were named." in \
         text_of(response)
-    post(referee, f"/castle/{game.id}/act", {"version": game.version, "kind": "power_up",
+    post(referee, f"/underworld/{game.id}/act", {"version": game.version, "kind": "power_up",
                                              "player": pid(a), "discards": ["M01", "M01"]},
          htmx=True)
-    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
     assert "⟳ powered" in html and "Characteristic ability (U14)" not in html
     game = act(db, fresh(db, game), {"kind": "end_turn"})
     assert not game.state.state.players[0].powered  # U14: until the end of the turn
@@ -256,7 +256,7 @@ def test_U14_too_few_inventory_cards_show_the_reason(referee, db):
                {"kind": "draw", "code": "M02"}, {"kind": "fight"},
                {"kind": "draw", "code": "M04"}, {"kind": "fight"},
                {"kind": "change_class", "code": "C05"})
-    page = text_of(referee.get(f"/castle/{game.id}"))
+    page = text_of(referee.get(f"/underworld/{game.id}"))
     assert "U14: Powering up needs 2 inventory cards to discard; Anna holds only 1." in page
 
 
@@ -265,9 +265,9 @@ def test_U15_cleanup_down_to_four(referee, db, ab):
     game = start(db, [a, b], [FILLER, FILLER_B])
     game = act(db, game, {"kind": "draw", "code": "I01"}, {"kind": "draw", "code": "I02"},
                {"kind": "end_turn"})
-    page = text_of(referee.get(f"/castle/{game.id}"))
+    page = text_of(referee.get(f"/underworld/{game.id}"))
     assert "End of the turn (U15): discard 2 cards to keep 4." in page
-    response = post(referee, f"/castle/{game.id}/act", {
+    response = post(referee, f"/underworld/{game.id}/act", {
         "version": game.version, "kind": "discard", "codes": ["M01", "M03"]}, htmx=True)
     assert response.status_code == 200
     state = fresh(db, game).state.state
@@ -282,13 +282,13 @@ def test_U13_an_event_starts_a_challenge_and_the_defender_plays_first(referee, d
     game = act(db, game, {"kind": "play", "player": pid(b), "code": "I06"},
                {"kind": "draw", "code": "I09"}, {"kind": "end_turn"},
                {"kind": "play", "player": pid(a), "code": "I06"}, {"kind": "draw", "code": "E02"})
-    page = text_of(referee.get(f"/castle/{game.id}"))
+    page = text_of(referee.get(f"/underworld/{game.id}"))
     assert "Duel at Dawn" in page and "Challenge any other player to a fight." in page
     page = text_of(tap(referee, game, kind="challenge", challenger=pid(a), defender=pid(b)))
     assert "Anna challenges Boris" in page and "Boris plays from the inventory (U10)" in page
     assert "Anna wins, 6 to 5." in page
     game = act(db, fresh(db, game), {"kind": "play", "player": pid(b), "code": "S01"})
-    page = text_of(referee.get(f"/castle/{game.id}"))
+    page = text_of(referee.get(f"/underworld/{game.id}"))
     assert "Boris wins, 7 to 6." in page and "Compare the scores" in page
     page = text_of(tap(referee, game, kind="fight"))
     assert "Challenge: Anna 6 against Boris 7: Boris wins (U13)." in page
@@ -315,8 +315,8 @@ def test_U5_event_discards_a_card_from_play_or_an_inventory(referee, db, ab):
     game = start(db, [a, b], [["I06", "M01", "M03", "M03"], FILLER_B])
     game = act(db, game, {"kind": "play", "player": pid(a), "code": "I06"},
                {"kind": "draw", "code": "E04"})
-    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
-    assert "Discard one of your items in play." in text_of(referee.get(f"/castle/{game.id}"))
+    html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
+    assert "Discard one of your items in play." in text_of(referee.get(f"/underworld/{game.id}"))
     assert f'<option value="{pid(a)}|I06|play">Leather Jerkin (I06) · in play · Anna<' in html
     assert f'<option value="{pid(b)}|M06|">Kitchen Poltergeist (M06) · Boris<' in html
     response = tap(referee, game, kind="event_discard", held=f"{pid(a)}|I06|play")
@@ -331,14 +331,14 @@ def test_U5_event_discards_a_card_from_play_or_an_inventory(referee, db, ab):
     assert response.status_code == 303
     assert fresh(db, game).state.state.players[1].inventory == ("M06", "M08", "M08")
     assert "Event: Boris discards Kitchen Poltergeist (M06) from the inventory." in \
-        text_of(referee.get(f"/castle/{game.id}"))
+        text_of(referee.get(f"/underworld/{game.id}"))
 
 
 def test_U5_event_gives_a_card_one_way_to_the_chosen_player(referee, db, ab):
     a, b = ab
     game = start(db, [a, b], [["I06", "M01", "M03", "M03"], FILLER_B])
     game = act(db, game, {"kind": "draw", "code": "E10"})
-    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
     assert f'<option value="{pid(b)}" selected>Boris</option>' in html  # the next player
     response = tap(referee, game, kind="event_give", held=f"{pid(a)}|I06|", receiver=pid(b))
     assert response.status_code == 200
@@ -358,12 +358,12 @@ def test_U5_event_draws_one_more_card_one_tap_like_the_normal_draw(referee, db, 
     a, b = ab
     game = start(db, [a, b], [FILLER, FILLER_B])
     game = act(db, game, {"kind": "draw", "code": "E03"})
-    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
     assert "The event draws one more castle card for Anna" in html
     assert 'data-kind="event_draw"' in html and 'value="M07" data-code="M07"' in html
-    found = referee.get(f"/castle/{game.id}/cards?q=troll").get_data(as_text=True)
+    found = referee.get(f"/underworld/{game.id}/cards?q=troll").get_data(as_text=True)
     assert re.findall(r'name="code" value="(\w+)"', found) == ["M07"]
-    page = referee.get(f"/castle/{game.id}?q=troll").get_data(as_text=True)
+    page = referee.get(f"/underworld/{game.id}?q=troll").get_data(as_text=True)
     assert '<details class="more uw-event-draw" open>' in page
     response = tap(referee, game, kind="event_draw", code="M07")
     page = text_of(response)
@@ -380,7 +380,7 @@ def test_U6_event_ends_the_steps_then_only_the_turn_can_end(referee, db, ab):
     game = start(db, [a, b], [FILLER, FILLER_B])
     game = act(db, game, {"kind": "draw", "code": "E12"})
     assert "The event ends the steps: no second step this turn" in text_of(
-        referee.get(f"/castle/{game.id}"))
+        referee.get(f"/underworld/{game.id}"))
     page = text_of(tap(referee, game, kind="event_no_second_step"))
     assert "Event: Anna takes no second step this turn (U6)." in page
     assert "No second step this turn (U6)." in page
@@ -420,10 +420,10 @@ def test_U5_event_effects_in_russian_and_names_escaped(referee, db):
     game = start(db, [a, b], [FILLER, FILLER_B])
     game = act(db, game, {"kind": "draw", "code": "E10"},
                {"kind": "event_give", "giver": pid(a), "receiver": pid(b), "code": "M01"})
-    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
     assert "<b>\"Q\"" not in html and "Cellar Rat (M01) · Anna &lt;b&gt;&#34;Q&#34;<" in html
     referee.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ru"
-    page = text_of(referee.get(f"/castle/{game.id}"))
+    page = text_of(referee.get(f"/underworld/{game.id}"))
     assert 'Событие: Anna <b>"Q" отдаёт Подвальная крыса (M01) игроку Boris.' in page
     assert "Событие сбрасывает или отдаёт карту" in page and "Отдать" in page
     response = tap(referee, fresh(db, game), kind="event_discard", held=f"{pid(b)}|M01|play")
@@ -437,12 +437,12 @@ def test_U16_level_10_banner_then_U17_play_off_turn(referee, db):
                  passport=True)
     game = act(db, game, {"kind": "play", "player": pid(a), "code": "I03"},
                {"kind": "draw", "code": "M02"}, {"kind": "fight"}, {"kind": "end_turn"})
-    page = text_of(referee.get(f"/castle/{game.id}"))
+    page = text_of(referee.get(f"/underworld/{game.id}"))
     assert "Anna reached level 10! They win when their next turn begins unless another " \
            "player reaches level 10 before then (U16)." in page
     game = act(db, game, {"kind": "play", "player": pid(b), "code": "I08"},
                {"kind": "draw", "code": "M05"}, {"kind": "fight"}, {"kind": "end_turn"})
-    page = text_of(referee.get(f"/castle/{game.id}"))
+    page = text_of(referee.get(f"/underworld/{game.id}"))
     assert "Play-off (U17): Anna challenges another level-10 player instead of stepping " \
            "into the castle." in page
     assert "Which castle card was drawn?" not in page and "Anna challenges Boris" in page
@@ -456,18 +456,18 @@ def test_U16_level_10_banner_then_U17_play_off_turn(referee, db):
 def test_U10_trade_is_never_a_gift(referee, db, ab):
     a, b = ab
     game = start(db, [a, b], [FILLER, FILLER_B])
-    response = post(referee, f"/castle/{game.id}/act", {
+    response = post(referee, f"/underworld/{game.id}/act", {
         "version": game.version, "kind": "trade", "player": pid(a), "partner": pid(b),
         "cards": [f"{pid(a)}:M01"]}, htmx=True)
     assert response.status_code == 422 and "never a gift" in text_of(response)
-    post(referee, f"/castle/{game.id}/act", {
+    post(referee, f"/underworld/{game.id}/act", {
         "version": game.version, "kind": "trade", "player": pid(a), "partner": pid(b),
         "cards": [f"{pid(a)}:M01", f"{pid(b)}:M06"]}, htmx=True)
     anna, boris = fresh(db, game).state.state.players
     assert "M06" in anna.inventory and anna.inventory.count("M01") == 1
     assert "M01" in boris.inventory and "M06" in boris.inventory  # B held two M06
     assert "Anna gives Cellar Rat (M01) to Boris for Kitchen Poltergeist (M06) (U10)." in \
-        text_of(referee.get(f"/castle/{game.id}"))
+        text_of(referee.get(f"/underworld/{game.id}"))
 
 
 # --- storage, undo, versions --------------------------------------------------------------
@@ -476,11 +476,11 @@ def test_undo_has_a_confirmation_and_the_record_keeps_the_undone_step(referee, d
     a, b = seat(db, "Anna", 3), seat(db, "Boris")
     game = start(db, [a, b], [["I03", "M01", "M01", "M01"], FILLER_B], passport=True)
     game = act(db, game, {"kind": "draw", "code": "M02"}, {"kind": "fight"})
-    html = referee.get(f"/castle/{game.id}").get_data(as_text=True)
+    html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
     assert 'hx-confirm="Undo the last step? Fight: Anna 3 against Cellar Rat' not in html
     assert "hx-confirm=\"Undo the last step? Fight: Anna 3 against Dust Bat (M02) 1: won" \
            in html
-    response = post(referee, f"/castle/{game.id}/undo", {"version": game.version}, htmx=True)
+    response = post(referee, f"/underworld/{game.id}/undo", {"version": game.version}, htmx=True)
     assert response.status_code == 200 and rows.get(db, a["id"])["level"] == 3
     html = response.get_data(as_text=True)
     assert 'class="uw-rec-item undone" data-seq="2"' in html
@@ -506,10 +506,10 @@ def test_a_plain_form_post_redirects_and_the_game_survives_a_reload(referee, db,
     game = start(db, [a, b], [FILLER, FILLER_B])
     response = tap(referee, game, htmx=False, kind="draw", code="M07")
     assert response.status_code == 303
-    assert response.headers["Location"].endswith(f"/castle/{game.id}")
+    assert response.headers["Location"].endswith(f"/underworld/{game.id}")
     response = tap(referee, fresh(db, game), htmx=False, kind="end_turn")
     assert response.status_code == 422 and "<html" in response.get_data(as_text=True)
-    page = text_of(referee.get(f"/castle/{game.id}"))
+    page = text_of(referee.get(f"/underworld/{game.id}"))
     assert "Anna meets Gate Troll (M07)" in page
 
 
@@ -518,8 +518,8 @@ def test_names_are_escaped_everywhere(referee, db):
     game = start(db, [a, b], [FILLER, FILLER_B])
     game = act(db, game, {"kind": "draw", "code": "M07"},
                {"kind": "offer_help", "helper": pid(b), "fighter": pid(a), "reward": "M01"})
-    for url in (f"/castle/{game.id}", "/castle", f"/castle/new?p={a['id']}&p={b['id']}",
-                f"/castle/quick?player={a['id']}"):
+    for url in (f"/underworld/{game.id}", "/underworld", f"/underworld/new?p={a['id']}&p={b['id']}",
+                f"/underworld/quick?player={a['id']}"):
         html = referee.get(url).get_data(as_text=True)
         assert "<b>\"Q\"" not in html and "&lt;b&gt;" in html, url
 
@@ -529,28 +529,28 @@ def test_index_lists_games_filters_by_player_and_the_hub_links_them(referee, db,
     v = seat(db, "Vera")
     first = start(db, [a, b], [FILLER, FILLER_B], title="Tavern")
     start(db, [b, v], [FILLER, FILLER_B])
-    page = text_of(referee.get("/castle"))
+    page = text_of(referee.get("/underworld"))
     assert f"Castle game #{first.id} · Tavern" in page and "Anna, Boris" in page
-    page = text_of(referee.get(f"/castle?player={v['id']}"))
+    page = text_of(referee.get(f"/underworld?player={v['id']}"))
     assert "Castle games of Vera" in page and "Tavern" not in page
     hub = referee.get("/games").get_data(as_text=True)
-    assert "/castle" in hub and f'href="/castle/{first.id}"' in hub
+    assert "/underworld" in hub and f'href="/underworld/{first.id}"' in hub
     sheet = referee.get(f"/players/{a['id']}").get_data(as_text=True)
-    assert f"/castle/{first.id}" in sheet and "Quick fight" in sheet
+    assert f"/underworld/{first.id}" in sheet and "Quick fight" in sheet
 
 
 def test_screens_need_a_referee(client, db, ab):
     a, b = ab
     game = start(db, [a, b], [FILLER, FILLER_B])
-    for url in ("/castle", "/castle/new", f"/castle/{game.id}", "/castle/quick"):
+    for url in ("/underworld", "/underworld/new", f"/underworld/{game.id}", "/underworld/quick"):
         assert client.get(url).status_code == 302
-    assert client.post(f"/castle/{game.id}/act", data={"kind": "end_turn"}).status_code == 400
-    assert client.get("/castle/999").status_code == 302
+    assert client.post(f"/underworld/{game.id}/act", data={"kind": "end_turn"}).status_code == 400
+    assert client.get("/underworld/999").status_code == 302
 
 
 def test_missing_game_is_404(referee):
-    assert referee.get("/castle/999").status_code == 404
-    assert post(referee, "/castle/999/act", {"kind": "fight"}).status_code == 404
+    assert referee.get("/underworld/999").status_code == 404
+    assert post(referee, "/underworld/999/act", {"kind": "fight"}).status_code == 404
 
 
 def test_the_table_in_russian(referee, db, ab):
@@ -558,7 +558,7 @@ def test_the_table_in_russian(referee, db, ab):
     game = start(db, [a, b], [FILLER, FILLER_B])
     game = act(db, game, {"kind": "draw", "code": "M07"})
     referee.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ru"
-    page = text_of(referee.get(f"/castle/{game.id}"))
+    page = text_of(referee.get(f"/underworld/{game.id}"))
     assert "Привратный тролль" in page and "Ход: Anna" in page
     assert "Confirm the fight" not in page and "Подтвердить бой" in page
     response = tap(referee, game, kind="draw", code="M01")
@@ -568,16 +568,16 @@ def test_the_table_in_russian(referee, db, ab):
 
 def test_a_long_game_renders_in_time_with_its_latest_steps(referee, db):
     game_id = long_game(db)
-    referee.get(f"/castle/{game_id}")  # warm
+    referee.get(f"/underworld/{game_id}")  # warm
     began = time.perf_counter()
-    response = referee.get(f"/castle/{game_id}")
+    response = referee.get(f"/underworld/{game_id}")
     took = time.perf_counter() - began
     html = response.get_data(as_text=True)
     total = len(underworld.load(db, game_id).history)
     assert response.status_code == 200 and took < 1.5, took
     assert html.count('class="uw-rec-item') == 60
     assert f"The whole record ({total} rows)" in html
-    whole = referee.get(f"/castle/{game_id}?record=all").get_data(as_text=True)
+    whole = referee.get(f"/underworld/{game_id}?record=all").get_data(as_text=True)
     assert whole.count('class="uw-rec-item') == total and "The whole record" not in whole
 
 
@@ -608,7 +608,7 @@ def test_no_form_a_screen_can_send_breaks_the_table(referee, db, ab):
     def check(form):
         current = fresh(db, game)
         before = counts(db)
-        response = post(referee, f"/castle/{game.id}/act",
+        response = post(referee, f"/underworld/{game.id}/act",
                         {**form, "version": current.version}, htmx=True)
         assert response.status_code in (200, 422), response.status_code
         if response.status_code == 422:
@@ -616,3 +616,10 @@ def test_no_form_a_screen_can_send_breaks_the_table(referee, db, ab):
                 response.get_data(as_text=True)
 
     check()
+
+
+def test_old_castle_links_lead_to_the_underworld_screens(referee):
+    response = referee.get("/castle/new?seat=3")
+    assert response.status_code == 308
+    assert response.headers["Location"].endswith("/underworld/new?seat=3")
+    assert referee.get("/castle").headers["Location"].endswith("/underworld")

@@ -24,7 +24,18 @@ from referee.web.i18n import rule_message
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
-bp = Blueprint("underworld", __name__, url_prefix="/castle")
+bp = Blueprint("underworld", __name__, url_prefix="/underworld")
+# Links printed or bookmarked before the game took its own name still lead here.
+old = Blueprint("castle", __name__, url_prefix="/castle")
+
+
+@old.route("", defaults={"rest": ""}, methods=["GET", "POST"])
+@old.route("/<path:rest>", methods=["GET", "POST"])
+def moved(rest: str):
+    """/castle/… is /underworld/… now (308 keeps a form's POST a POST)."""
+    query = request.query_string.decode("ascii", "replace")
+    target = "/underworld" + (f"/{rest}" if rest else "") + (f"?{query}" if query else "")
+    return redirect(target, code=308)
 
 STALE = N_("Someone else changed this game first; the screen now shows it as it stands.")
 STALE_LEVEL = N_("%(player)s's level changed since the screen was opened; check the fresh "
