@@ -227,7 +227,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """All subcommands and their options."""
+    """All subcommands and their options.
+
+    Long because it is a flat list: one block a command, read like the README's table."""
     parser = argparse.ArgumentParser(prog="referee", description=__doc__)
     parser.add_argument("--version", action="version", version=__version__)
     sub = parser.add_subparsers(dest="command", required=True)

@@ -13,7 +13,9 @@ migrations = Migrations("referee")
 
 @migrations()
 def m001_initial(db: Database) -> None:
-    """Referees, players, the append-only event log, settings and API tokens."""
+    """Referees, players, the append-only event log, settings and API tokens.
+
+    Long because a schema is one piece: it is applied once and never edited."""
     db["referees"].create(
         {
             "id": int,
@@ -106,7 +108,8 @@ def m001_initial(db: Database) -> None:
 
 @migrations()
 def m002_duels(db: Database) -> None:
-    """Card duels (D1–D14), stored as their append-only log of actions.
+    """Card duels (D1–D14), stored as their append-only log of actions (a schema is one
+    piece, applied once and never edited: hence its length).
 
     A duel's state is never stored: it is rebuilt by replaying the start snapshots and
     the actions not undone. ``status``, ``winner`` and ``reason`` are a projection for

@@ -9,13 +9,39 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 
 from referee.games.underworld import rules as uw
 from referee.games.underworld.service import Table
 from referee.rules import RuleError
+from referee.web.i18n import rule_message
 
 Label = Callable[[str], str]
+
+
+
+def card_name(card: object) -> str:
+    """A card's name in the reader's language."""
+    if card is None:
+        return "—"
+    return card.name_ru if str(get_locale()) == "ru" else card.name_en
+
+
+def card_text(card: object) -> str:
+    if card is None:
+        return ""
+    return (getattr(card, "text_ru", "") if str(get_locale()) == "ru"
+            else getattr(card, "text_en", ""))
+
+
+def refusal(err: RuleError, names: dict[str, str]) -> str:
+    """The engine's refusal in the reader's language, players named, not numbered."""
+    params = dict(err.params)
+    for key in ("player", "players"):
+        if isinstance(params.get(key), str):
+            params[key] = ", ".join(names.get(p.strip(), p.strip())
+                                    for p in params[key].split(","))
+    return rule_message(RuleError(err.rule, err.message, **params))
 
 
 def _signed(n: object) -> str:
@@ -57,7 +83,10 @@ def _fight(action: uw.Fight, before: uw.State, names: dict[str, str], label: Lab
 def describe(action: object, before: uw.State, after: uw.State | None,
              names: dict[str, str], label: Label) -> str:
     """One action as a sentence, from the state it was taken in (and the one it made,
-    when known)."""
+    when known).
+
+    Long on purpose: one flat branch an action type, in the order of the rules, so each
+    sentence sits beside its action; splitting it would scatter them."""
     def who(pid: str) -> str:
         return _name(names, pid)
 

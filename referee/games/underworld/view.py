@@ -9,42 +9,17 @@ from __future__ import annotations
 
 from collections import Counter
 
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 
 from referee.games import service as games
 from referee.games.underworld import rules as uw
 from referee.games.underworld import service
-from referee.games.underworld.record import record
+from referee.games.underworld.record import card_name, card_text, record, refusal  # noqa: F401
 from referee.games.underworld.rules.play import FIGHTING, may_prepare, sides
 from referee.games.underworld.rules.state import MAX_LEVEL
 from referee.rules import RuleError
-from referee.web.i18n import rule_message
 
 KIND_ORDER = ("monster", "item", "skill", "event")
-
-
-def card_name(card: object) -> str:
-    """A card's name in the reader's language."""
-    if card is None:
-        return "—"
-    return card.name_ru if str(get_locale()) == "ru" else card.name_en
-
-
-def card_text(card: object) -> str:
-    if card is None:
-        return ""
-    return (getattr(card, "text_ru", "") if str(get_locale()) == "ru"
-            else getattr(card, "text_en", ""))
-
-
-def refusal(err: RuleError, names: dict[str, str]) -> str:
-    """The engine's refusal in the reader's language, players named, not numbered."""
-    params = dict(err.params)
-    for key in ("player", "players"):
-        if isinstance(params.get(key), str):
-            params[key] = ", ".join(names.get(p.strip(), p.strip())
-                                    for p in params[key].split(","))
-    return rule_message(RuleError(err.rule, err.message, **params))
 
 
 def attempt(state: uw.State, action: object) -> tuple[uw.State | None, RuleError | None]:

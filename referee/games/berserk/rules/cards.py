@@ -232,7 +232,9 @@ _TRUE_OR_FALSE = N_("card %(code)s: field '%(key)s' must be true or false, got %
 
 
 def card_from_dict(d: Any) -> Card:
-    """Build a ``Card`` from one deck-file table; ValueError names the faulty field."""
+    """Build a ``Card`` from one deck-file table; ValueError names the faulty field.
+
+    Long because it checks every field of the format in turn (B2–B5), one line each."""
     if not isinstance(d, dict):
         raise FormatError(N_("a card must be a table of fields, not %(type)s"),
                           type=type(d).__name__)

@@ -108,6 +108,7 @@ def new_game(
     """A table in seating order, ``first`` to play (default: the first seat).
 
     ``one_coin_start`` gives the starting player 1 coin instead of 2 (C3, 2 players only).
+    Long because every setup check of C1–C4 stands here in turn, each with its refusal.
     """
     ids = tuple(players) if isinstance(players, (list, tuple)) else ()
     if not all(isinstance(p, str) and p for p in ids) or len(set(ids)) != len(ids):

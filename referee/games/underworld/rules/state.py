@@ -154,7 +154,8 @@ def new_game(
     """U4 setup: 2–6 players in turn order, the castle deck and the class deck (lists of
     cards, copies repeated), each player's 4 starting castle cards (codes) and an optional
     starting level per player (default 1; passport levels 1–9 may be carried in).
-    ``check_decks=False`` skips the U2 counts for a small or house deck."""
+    ``check_decks=False`` skips the U2 counts for a small or house deck. Long because
+    every setup check of U2–U4 stands here in turn, each with its refusal."""
     if isinstance(players, str) or not MIN_SEATS <= len(players) <= MAX_SEATS:
         raise RuleError("U4", N_("A game needs 2 to 6 players, got %(count)s; add or remove "
                                  "players."), count=len(players))
