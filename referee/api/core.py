@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import current_app, g, jsonify, request, url_for
 from flask_babel import gettext
 
-from referee.api.models import Error
+from referee.api.models import SQLITE_MAX, Error
 from referee.api.openapi import document
 from referee.api.registry import ApiBlueprint
 from referee.api.schemas import (
@@ -180,6 +180,8 @@ def player_events(player_id: int):
 def recent_events():
     """Recent events of every referee, newest first (?before=<id> pages back)."""
     before = request.args.get("before", type=int)
+    if before is not None:  # beyond SQLite's whole numbers: every event, or none
+        before = max(-SQLITE_MAX - 1, min(before, SQLITE_MAX))
     return jsonify([event_json(e) for e in events.recent(get_db(), 100, before)])
 
 

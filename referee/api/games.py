@@ -18,6 +18,7 @@ from typing import Any
 from flask import abort, g, jsonify, request
 from flask_babel import gettext
 
+from referee.api.models import SQLITE_MAX
 from referee.games import service as games
 from referee.rules import RuleError
 from referee.store import players as rows
@@ -55,7 +56,7 @@ def player_filter() -> int | None:
     raw = request.args.get("player")
     if raw is None:
         return None
-    if not raw.isdigit() or rows.get(get_db(), int(raw)) is None:
+    if not raw.isdigit() or int(raw) > SQLITE_MAX or rows.get(get_db(), int(raw)) is None:
         abort(404)
     return int(raw)
 

@@ -3,8 +3,8 @@
 ``ApiBlueprint.operation`` registers a Flask route and records what the document says of
 it: the method and path, the summary (the view's docstring), the request model, the query
 model and the response model per status. The same declaration runs the call: it asks for
-the bearer token, reads the body with its model and hands it to the view, so what is
-documented is what is checked.
+the bearer token, answers 404 for an id too large to name anything, reads the body with
+its model and hands it to the view, so what is documented is what is checked.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from flask import Blueprint, abort, g, request
 from flask_babel import gettext
 
-from referee.api.models import Body
+from referee.api.models import OUT_OF_RANGE, SQLITE_MAX, Body, out_of_range
 from referee.rules import RuleError
 from referee.store import referees
 from referee.web.context import found_or_404, get_db
@@ -112,6 +112,8 @@ def _runner(op: Operation, view: Callable, load: Callable | None) -> Callable:
             g.api_referee = bearer_referee()
             if g.api_referee is None:
                 abort(401)
+        if any(type(v) is int and v > SQLITE_MAX for v in path.values()):
+            abort(404)  # SQLite holds no id that large
         if load is not None:
             found_or_404(load, *path.values())
         if op.body is not None:
@@ -121,6 +123,16 @@ def _runner(op: Operation, view: Callable, load: Callable | None) -> Callable:
                 if op.body.malformed is None:
                     raise
                 return error_response(gettext(op.body.malformed), 400)
-        return view(**path)
+        try:
+            return view(**path)
+        except OverflowError:
+            # A whole number beyond SQLite's INTEGER reached the database (as an id, most
+            # often): it names nothing. Caught here rather than refused up front so that
+            # a value the rules read without storing keeps its own answer.
+            name = out_of_range(request.get_json(silent=True))
+            if name is None:
+                raise
+            raise RuleError(None, OUT_OF_RANGE, field=name, low=-SQLITE_MAX - 1,
+                            high=SQLITE_MAX) from None
 
     return run
