@@ -1,5 +1,6 @@
-"""Schemathesis fuzzes every documented operation of /api/v1 on a seeded world: no answer
-is a 5xx, and every answer (status, content type, body) is what the document says."""
+"""Schemathesis fuzzes every documented operation of /api/v1 on a seeded world, with
+requests that follow the document and some that break it: no answer is a 5xx, and every
+answer (status, content type, body) is what the document says."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -47,10 +49,12 @@ def test_every_documented_operation_is_fuzzed(schema):
 @pytest.mark.parametrize(("method", "path"), OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
 def test_fuzzed_answers_match_the_document(world, schema, method, path):
     operation = schema[path][method]
-    strategy = operation.as_strategy()
-    if ids := path_ids(world, path):
-        # Mostly real objects, so bodies reach the rules; sometimes any id at all.
-        strategy = st.one_of(operation.as_strategy(path_parameters=ids), strategy)
+    ids = path_ids(world, path) or None
+    # Mostly real objects, so bodies reach the rules; sometimes any id at all; and some
+    # requests that break the document (wrong types, missing fields), which must be
+    # refused with a documented 4xx.
+    strategy = st.one_of(operation.as_strategy(path_parameters=ids), operation.as_strategy(),
+                         operation.as_strategy(GenerationMode.NEGATIVE, path_parameters=ids))
 
     @given(case=strategy)
     @settings(max_examples=FEWER.get((method, path), EXAMPLES), deadline=None, database=None, derandomize=True,
