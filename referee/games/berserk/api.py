@@ -119,8 +119,7 @@ def list_decks():
 
 @bp.operation("post", "/squads/check", {200: BerserkSquadSummary}, body=SquadCheck)
 def check_squad(body: SquadCheck):
-    """Count a squad without saving it: gold, silver, element penalty, flyers, copies and
-    every problem (B12–B14)."""
+    """Count a squad without saving it: crystals, penalty, flyers, copies, problems."""
     settings = service.read_settings(body.settings or {})
     if body.seat not in squads.SEATS:
         raise RuleError("B12", squads.BAD_SEAT, value=str(body.seat)[:20])
@@ -187,8 +186,7 @@ def list_battles():
 
 @bp.operation("post", "/battles", {201: BerserkBattle}, body=BattleNew)
 def create_battle(body: BattleNew):
-    """Put two saved squads of two players in play (a moves first); settings default to
-    squad a's."""
+    """Put two players' saved squads in play (a moves first); settings default to a's."""
     db = get_db()
     base = None
     if type(body.a) is int and (row := squads.get(db, body.a)) is not None:
@@ -211,8 +209,7 @@ def _act(game_id: int, action: dict, version: int | None):
 
 @bp.operation("post", "/battles/<int:game_id>/modifications", WRITTEN, body=ModifyIn)
 def modify(game_id: int, body: ModifyIn):
-    """Change a creature's properties or elements (B6, B9); lowering lives may kill at
-    once (B10)."""
+    """Change a creature's properties or elements (B6, B9); lives may kill at once (B10)."""
     return _act(game_id, {"type": "modify", "creature": body.creature,
                           "modification": body.modification}, body.version)
 

@@ -78,16 +78,14 @@ def list_tables():
 
 @bp.operation("get", "/coup/<int:game_id>", {200: CoupTable})
 def get_table(game_id: int):
-    """One table: seats, coins, face-up cards, the question awaited, its legal options and
-    the log."""
+    """One table: seats, coins, face-up cards, the question awaited and its options."""
     return game_api.show(TABLE, game_id)
 
 
 @bp.operation("post", "/coup/<int:game_id>/actions", WRITTEN, body=CoupStep,
               load=service.load)
 def act(game_id: int, body: CoupStep):
-    """Record one step (declare, challenge, reveal, block, lose_influence,
-    examine_verdict); a refusal is 422 with its rule."""
+    """Record one step of the table's options; a refusal is 422 with its rule (C4–C9)."""
     action = body.sent("version")
     for key in PLAYER_FIELDS:
         if type(action.get(key)) is int:

@@ -70,8 +70,7 @@ def get_duel(duel_id: int):
 @bp.operation("post", "/duels/<int:duel_id>/rounds", WRITTEN, body=DuelRoundIn,
               load=service.load)
 def play_round(duel_id: int, body: DuelRoundIn):
-    """Record a round (D6–D11): each side's table card, optional hand card and chance
-    tokens, in any notation; the cards come back canonical."""
+    """Record a round (D6–D11): table cards, hand cards, chance tokens; cards canonical."""
     action = duel.action_from_dict({"type": "round", "a": body.a, "b": body.b})
     return game_api.act(DUEL, duel_id, action, body.version, stale=STALE_ROUND)
 
@@ -87,6 +86,5 @@ def decide_extension(duel_id: int, body: DuelDecisionIn):
 @bp.operation("post", "/duels/<int:duel_id>/undo", WRITTEN, body=Undo, body_required=False,
               load=service.load)
 def undo_duel(duel_id: int, body: Undo):
-    """Undo the duel's latest action and all its effects on the players (undoing the
-    start cancels the duel)."""
+    """Undo the duel's latest action and its effects; undoing the start cancels it."""
     return game_api.undo(DUEL, duel_id, body.version)

@@ -90,9 +90,7 @@ def list_games():
 
 @bp.operation("post", "/castle", {201: CastleGame}, body=CastleSetup)
 def create_game(body: CastleSetup):
-    """Start a castle game (U4): 2–6 registry players in turn order, a castle and a class
-    deck from printables/decks, 4 starting cards each by code or name, passport levels or
-    not."""
+    """Start a castle game (U4): players, decks, 4 starting cards each, passport levels."""
     return game_api.created(CASTLE, service.create(get_db(), game_api.referee_id(),
                                                    body.sent()))
 
@@ -106,8 +104,7 @@ def get_game(game_id: int):
 @bp.operation("post", "/castle/<int:game_id>/actions", WRITTEN, body=CastleAction,
               load=service.load)
 def act(game_id: int, body: CastleAction):
-    """Apply one action (U5–U17): ``kind`` and its fields; a refusal is 422 with its
-    rule."""
+    """Apply one action (U5–U17): ``kind`` and its fields; a refusal is 422 with its rule."""
     action = body.sent("version")
     if not isinstance(action.get("kind"), str):  # the engine looks the kind up by name
         action["kind"] = str(action.get("kind"))
@@ -127,8 +124,7 @@ def undo(game_id: int, body: Undo):
 @bp.operation("post", "/castle/quick-fight", {200: QuickFight, 409: QuickFightStale},
               body=QuickFightIn)
 def quick_fight(body: QuickFightIn):
-    """A fight from numbers alone (U7–U8) on a registry player's level, written as a
-    normal level event."""
+    """U7–U8 from numbers alone on a registry player's level (a normal level event)."""
     db = get_db()
     if type(body.player) is not int or rows.get(db, body.player) is None:
         abort(404)
