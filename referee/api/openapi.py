@@ -38,10 +38,14 @@ def _description(kind: Any) -> str:
     return "A JSON object"
 
 
-def _parameters(op: Operation) -> list[dict]:
-    params = [{"name": name, "in": "path", "required": True,
-               "schema": dict(_PATH_TYPES.get(kind, _PATH_TYPES["string"]))}
-              for name, kind in op.path_parameters]
+def _path_parameters(op: Operation) -> list[dict]:
+    return [{"name": name, "in": "path", "required": True,
+             "schema": dict(_PATH_TYPES.get(kind, _PATH_TYPES["string"]))}
+            for name, kind in op.path_parameters]
+
+
+def _query_parameters(op: Operation) -> list[dict]:
+    params = []
     if op.query is not None:
         props = op.query.model_json_schema(schema_generator=Generator)["properties"]
         for name, schema in props.items():
@@ -59,7 +63,7 @@ def _operation(op: Operation, schema: dict) -> dict:
     out: dict = {"operationId": op.endpoint, "summary": op.summary}
     if op.public:
         out["security"] = []
-    if params := _parameters(op):
+    if params := _query_parameters(op):
         out["parameters"] = params
     if op.body is not None:
         out["requestBody"] = {"required": op.body_required, **_json(schema[op.body])}
@@ -81,7 +85,10 @@ def document(operations: Iterable[Operation]) -> dict:
     schema = {kind: generated[(kind, "validation")] for kind in kinds}
     paths: dict[str, dict] = {}
     for op in operations:
-        paths.setdefault(op.path, {})[op.method] = _operation(op, schema)
+        path = paths.setdefault(op.path, {})
+        if params := _path_parameters(op):
+            path["parameters"] = params  # shared by the path's operations, as in v1
+        path[op.method] = _operation(op, schema)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Referee API", "version": __version__},

@@ -176,5 +176,6 @@ def test_every_operation_answers_as_documented(world):
     walk = Walk(world, schema, doc)
     for area in (walk_players, walk_duels, walk_coup, walk_castle, walk_berserk):
         area(walk, world.ids)
-    documented = {(method, path) for path, ops in doc["paths"].items() for method in ops}
+    documented = {(method, path) for path, ops in doc["paths"].items() for method in ops
+                  if method != "parameters"}
     assert walk.walked == documented
