@@ -2,62 +2,34 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, jsonify, request, url_for
+from flask import current_app, g, jsonify, request, url_for
 from flask_babel import gettext
 
-from referee.api.openapi import spec
+from referee.api.models import SQLITE_MAX, Error
+from referee.api.openapi import document
+from referee.api.registry import ApiBlueprint
+from referee.api.schemas import (
+    Event,
+    NewPlayer,
+    Page,
+    Player,
+    PlayerEdit,
+    Search,
+    Stats,
+    Token,
+    TokenRequest,
+    WithReason,
+)
 from referee.players import service
 from referee.rules import N_, RuleError
 from referee.rules.stats import COUNTERS
 from referee.store import events, referees
 from referee.store import players as rows
-from referee.web.context import get_db, public_base
+from referee.web.context import found_or_404, get_db, public_base
 from referee.web.errors import error_response
 from referee.web.i18n import event_reason, rule_message
 
-bp = Blueprint("api", __name__, url_prefix="/api/v1")
-
-# Calls that need no bearer token: getting one, and reading the API's own description.
-OPEN_ENDPOINTS = {"api.token", "api.openapi"}
-
-
-@bp.before_request
-def require_token():
-    """Every call but the open ones needs `Authorization: Bearer <token>`."""
-    if request.endpoint in OPEN_ENDPOINTS:
-        return
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    referee = referees.by_token(get_db(), token.strip()) if scheme.lower() == "bearer" else None
-    if referee is None:
-        abort(401)
-    g.api_referee = referee
-    return
-
-
-def body() -> dict:
-    """The JSON object sent, or a 400 with a sentence."""
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise RuleError(None, N_("Send a JSON object in the request body."))
-    return data
-
-
-def check_fields(data: dict, allowed: set[str] | frozenset[str]) -> None:
-    """Refuse a body that carries fields the call does not know (a typo changes nothing)."""
-    unknown = sorted(set(data) - set(allowed))
-    if unknown:
-        raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
-
-
-def version_of(data: dict) -> int | None:
-    """The game version a write was made against, if the caller sent one (for 409)."""
-    value = data.get("version")
-    if value is None:
-        return None
-    if type(value) is not int:
-        raise RuleError(None, N_("%(field)s must be a whole number."), field="version")
-    return value
+bp = ApiBlueprint("api", __name__)
 
 
 def player_json(row: dict) -> dict:
@@ -97,159 +69,128 @@ def event_json(event: dict) -> dict:
     }
 
 
-def _player_or_404(player_id: int) -> dict:
-    row = rows.get(get_db(), player_id)
-    if row is None:
-        abort(404)
-    return row
+def _reason(body) -> str:
+    return (body.reason or "").strip()
 
 
-def _reason(data: dict) -> str:
-    value = data.get("reason", "")
-    if value is None:
-        return ""
-    if not isinstance(value, str) or len(value) > 200:
-        raise RuleError(None, N_("%(field)s must be text of at most 200 characters."),
-                        field="reason")
-    return value.strip()
-
-
-def _stat_body(allowed: tuple[str, ...]) -> tuple[dict, str]:
-    data = body()
-    unknown = sorted(set(data) - set(allowed) - {"reason"})
-    if unknown:
-        raise RuleError(None, N_("Unknown stat: %(field)s."), field=", ".join(unknown))
-    values = {k: data[k] for k in allowed if k in data}
+def _stats(body: Stats) -> dict:
+    sent = body.sent()
+    values = {k: sent[k] for k in COUNTERS if k in sent}
     if not values:
         raise RuleError(None, N_("Say which stat to change."))
-    return values, _reason(data)
+    return values
 
 
-@bp.post("/token")
-def token():
+@bp.operation("post", "/token", {200: Token}, body=TokenRequest, public=True, errors=(400, 401))
+def token(body: TokenRequest):
     """Trade a referee's name and password for a bearer token."""
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict) or not isinstance(data.get("name"), str) \
-            or not isinstance(data.get("password"), str):
-        return error_response(gettext("Send a JSON object with name and password."), 400)
-    row = referees.authenticate(get_db(), data["name"], data["password"])
+    row = referees.authenticate(get_db(), body.name, body.password)
     if row is None:
         return error_response(gettext("Wrong name or password."), 401)
     return jsonify({"token": referees.issue_token(get_db(), row["id"])})
 
 
-@bp.get("/openapi.json")
+@bp.operation("get", "/openapi.json", {200: dict}, public=True, errors=())
 def openapi():
     """The OpenAPI 3.1 description of this API."""
-    return jsonify(spec())
+    made = current_app.extensions
+    if "referee.openapi" not in made:
+        made["referee.openapi"] = document(
+            op for blueprint in current_app.blueprints.values()
+            if isinstance(blueprint, ApiBlueprint) for op in blueprint.operations)
+    return jsonify(made["referee.openapi"])
 
 
-@bp.get("/players")
+@bp.operation("get", "/players", {200: list[Player]}, query=Search)
 def list_players():
     """Every player, or those matching ?q= by character or player name."""
     return jsonify([player_json(r) for r in rows.search(get_db(), request.args.get("q", ""))])
 
 
-@bp.post("/players")
-def create_player():
+@bp.operation("post", "/players", {201: Player}, body=NewPlayer)
+def create_player(body: NewPlayer):
     """Register a player; HP and chance start at their maximums."""
-    data = body()
-    allowed = {"character", "player", "hp_max", "chance_max", "cartridges", "suit", "level",
-               "notes", "reason"}
-    check_fields(data, allowed)
-    for name in ("hp_max", "chance_max", "cartridges", "level"):
-        # JSON numbers only: "3" or true are mistakes here, unlike in a form or CSV.
-        if name in data and (isinstance(data[name], bool) or not isinstance(data[name], int)):
-            raise RuleError(None, N_("%(field)s must be a whole number."), field=name)
-    row = service.create(get_db(), g.api_referee["id"], data, _reason(data))
+    row = service.create(get_db(), g.api_referee["id"], body.sent(), _reason(body))
     return jsonify(player_json(row)), 201
 
 
-@bp.get("/players/<int:player_id>")
+@bp.operation("get", "/players/<int:player_id>", {200: Player})
 def get_player(player_id: int):
     """One player."""
-    return jsonify(player_json(_player_or_404(player_id)))
+    return jsonify(player_json(found_or_404(rows.get, player_id)))
 
 
-@bp.patch("/players/<int:player_id>")
-def edit_player(player_id: int):
+@bp.operation("patch", "/players/<int:player_id>", {200: Player}, body=PlayerEdit,
+              load=rows.get)
+def edit_player(player_id: int, body: PlayerEdit):
     """Change names, maximums, suit or notes."""
-    _player_or_404(player_id)
-    data = body()
-    check_fields(data, {*service.EDITABLE, "reason"})
-    row = service.edit(get_db(), g.api_referee["id"], player_id, data, _reason(data))
+    row = service.edit(get_db(), g.api_referee["id"], player_id, body.sent(), _reason(body))
     return jsonify(player_json(row))
 
 
-@bp.post("/players/<int:player_id>/adjust")
-def adjust(player_id: int):
-    """Add deltas to stats; if any result leaves its bounds, nothing is applied."""
-    _player_or_404(player_id)
-    deltas, reason = _stat_body(COUNTERS)
-    row = service.adjust(get_db(), g.api_referee["id"], player_id, deltas, reason)
+@bp.operation("post", "/players/<int:player_id>/adjust", {200: Player}, body=Stats,
+              load=rows.get)
+def adjust(player_id: int, body: Stats):
+    """Add deltas to stats; if any result leaves its bounds, nothing is applied (422)."""
+    row = service.adjust(get_db(), g.api_referee["id"], player_id, _stats(body), _reason(body))
     return jsonify(player_json(row))
 
 
-@bp.post("/players/<int:player_id>/set")
-def set_exact(player_id: int):
+@bp.operation("post", "/players/<int:player_id>/set", {200: Player}, body=Stats,
+              load=rows.get)
+def set_exact(player_id: int, body: Stats):
     """Set stats to exact values."""
-    _player_or_404(player_id)
-    values, reason = _stat_body(COUNTERS)
-    row = service.set_exact(get_db(), g.api_referee["id"], player_id, values, reason)
+    row = service.set_exact(get_db(), g.api_referee["id"], player_id, _stats(body),
+                            _reason(body))
     return jsonify(player_json(row))
 
 
-def _status_change(player_id: int, action):
-    _player_or_404(player_id)
-    data = request.get_json(silent=True)
-    reason = _reason(data) if isinstance(data, dict) else ""
-    return jsonify(player_json(action(get_db(), g.api_referee["id"], player_id, reason)))
+def _status_change(player_id: int, body: WithReason, action):
+    return jsonify(player_json(action(get_db(), g.api_referee["id"], player_id,
+                                      _reason(body))))
 
 
-@bp.post("/players/<int:player_id>/heal")
-def heal(player_id: int):
+@bp.operation("post", "/players/<int:player_id>/heal", {200: Player}, body=WithReason,
+              body_required=False, load=rows.get)
+def heal(player_id: int, body: WithReason):
     """Heal a heavily wounded player to 1 HP."""
-    return _status_change(player_id, service.heal)
+    return _status_change(player_id, body, service.heal)
 
 
-@bp.post("/players/<int:player_id>/kill")
-def kill(player_id: int):
+@bp.operation("post", "/players/<int:player_id>/kill", {200: Player}, body=WithReason,
+              body_required=False, load=rows.get)
+def kill(player_id: int, body: WithReason):
     """Mark the character dead."""
-    return _status_change(player_id, service.kill)
+    return _status_change(player_id, body, service.kill)
 
 
-@bp.post("/players/<int:player_id>/reissue")
+@bp.operation("post", "/players/<int:player_id>/reissue", {200: Player}, load=rows.get)
 def reissue(player_id: int):
-    """A new passport token; the old passport URL answers 404 from now on."""
-    _player_or_404(player_id)
+    """Issue a new passport token; the old passport URL answers 404 from now on."""
     return jsonify(player_json(service.reissue(get_db(), g.api_referee["id"], player_id)))
 
 
-@bp.get("/players/<int:player_id>/events")
+@bp.operation("get", "/players/<int:player_id>/events", {200: list[Event]}, load=rows.get)
 def player_events(player_id: int):
     """The player's history, newest first."""
-    _player_or_404(player_id)
     return jsonify([event_json(e) for e in events.for_player(get_db(), player_id, limit=1000)])
 
 
-@bp.get("/events")
+@bp.operation("get", "/events", {200: list[Event]}, query=Page)
 def recent_events():
     """Recent events of every referee, newest first (?before=<id> pages back)."""
     before = request.args.get("before", type=int)
+    if before is not None:  # beyond SQLite's whole numbers: every event, or none
+        before = max(-SQLITE_MAX - 1, min(before, SQLITE_MAX))
     return jsonify([event_json(e) for e in events.recent(get_db(), 100, before)])
 
 
-@bp.post("/events/<int:event_id>/undo")
-def undo(event_id: int):
+@bp.operation("post", "/events/<int:event_id>/undo", {200: Player, 409: Error},
+              body=WithReason, body_required=False, load=events.get)
+def undo(event_id: int, body: WithReason):
     """Undo an event by appending its compensating event; a second undo is 409."""
-    db = get_db()
-    event = events.get(db, event_id)
-    if event is None:
-        abort(404)
-    data = request.get_json(silent=True)
-    reason = _reason(data) if isinstance(data, dict) else ""
     try:
-        row = service.undo(db, g.api_referee["id"], event_id, reason)
+        row = service.undo(get_db(), g.api_referee["id"], event_id, _reason(body))
     except service.AlreadyUndone as err:
         # checked inside the write, so two racing undos get one 200 and one 409
         return error_response(rule_message(err), 409)

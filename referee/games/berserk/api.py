@@ -1,28 +1,43 @@
-"""Berserk-style battles in the JSON API: decks, squads, battles, modifications,
-strikes and undo under /api/v1/berserk, with the bearer check of api.py."""
+"""Berserk-style battles in the JSON API: decks, squads, battles, modifications, strikes
+and undo under /api/v1/berserk. How a body becomes a squad or an action and how they are
+shown; loading, 409 and undo are the generic layer's (referee.api.games)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, jsonify, request
-from flask_babel import gettext
+from flask import abort, jsonify
 
-from referee.api.core import body, check_fields, require_token, version_of
+from referee.api import games as game_api
+from referee.api.models import Undo
+from referee.api.registry import PREFIX, ApiBlueprint
+from referee.api.schemas import PlayerFilter
 from referee.games import service as games
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service, squads
+from referee.games.berserk.schemas import (
+    BattleAction,
+    BattleNew,
+    BerserkBattle,
+    BerserkBattleStale,
+    BerserkDeck,
+    BerserkPreview,
+    BerserkSquad,
+    BerserkSquadSaves,
+    BerserkSquadStale,
+    BerserkSquadSummary,
+    ModifyIn,
+    PreviewIn,
+    SquadChange,
+    SquadCheck,
+    SquadNew,
+    StrikeIn,
+)
 from referee.games.berserk.squads_web import STALE as SQUAD_STALE
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import STALE
 from referee.rules import RuleError
-from referee.store import players as player_rows
 from referee.web.context import found_or_404, get_db
 
-bp = Blueprint("api_berserk", __name__, url_prefix="/api/v1/berserk")
-bp.before_request(require_token)
-
-SQUAD_FIELDS = {"player", "name", "deck", "seat", "cards", "settings"}
-STRIKE_FIELDS = {"attacker", "target", "attacker_die", "defender_die", "attacker_die_mod",
-                 "defender_die_mod", "strike_mod", "answer_mod"}
+bp = ApiBlueprint("api_berserk", __name__, url_prefix=PREFIX + "/berserk")
 
 
 def problems_json(problems) -> list[dict]:
@@ -79,6 +94,10 @@ def battle_json(game: games.Game) -> dict:
     }
 
 
+BATTLE = game_api.GameApi(kind=service.KIND, load=service.load, show=battle_json, stale=STALE)
+WRITTEN = {200: BerserkBattle, 409: BerserkBattleStale}
+
+
 def _squad_or_404(squad_id: int) -> dict:
     row = squads.get(get_db(), squad_id)
     if row is None:
@@ -86,61 +105,47 @@ def _squad_or_404(squad_id: int) -> dict:
     return row
 
 
-def _player_filter() -> int | None:
-    raw = request.args.get("player")
-    if raw is None:
-        return None
-    if not raw.isdigit() or player_rows.get(get_db(), int(raw)) is None:
-        abort(404)
-    return int(raw)
-
-
 # Decks and squads -------------------------------------------------------------------
 
 
-@bp.get("/decks")
+@bp.operation("get", "/decks", {200: list[BerserkDeck]})
 def list_decks():
-    """The decks of Berserk-style cards, every card with its printed properties."""
+    """Decks of Berserk-style cards with every card's printed properties (B1–B5, B8)."""
     return jsonify([{"name": d.name, "title_en": d.title_en, "title_ru": d.title_ru,
                      "cards": [{**berserk.card_to_dict(e.card), "copies": e.copies}
                                for e in d.cards]}
                     for d in service.decks().values()])
 
 
-@bp.post("/squads/check")
-def check_squad():
+@bp.operation("post", "/squads/check", {200: BerserkSquadSummary}, body=SquadCheck)
+def check_squad(body: SquadCheck):
     """Count a squad without saving it: crystals, penalty, flyers, copies, problems."""
-    data = body()
-    check_fields(data, SQUAD_FIELDS - {"player", "name"})
-    settings = service.read_settings(data.get("settings") or {})
-    seat = data.get("seat", "first")
-    if seat not in squads.SEATS:
-        raise RuleError("B12", squads.BAD_SEAT, value=str(seat)[:20])
-    sm = squads.summary(service.deck(data.get("deck")), squads.picks_from_json(
-        data.get("cards", [])), settings, seat)
+    settings = service.read_settings(body.settings or {})
+    if body.seat not in squads.SEATS:
+        raise RuleError("B12", squads.BAD_SEAT, value=str(body.seat)[:20])
+    sm = squads.summary(service.deck(body.deck), squads.picks_from_json(body.cards),
+                        settings, body.seat)
     return jsonify(summary_json(sm))
 
 
-@bp.get("/squads")
+@bp.operation("get", "/squads", {200: list[BerserkSquad]}, query=PlayerFilter)
 def list_squads():
     """Saved squads, newest first; ?player=<id> keeps that player's."""
-    return jsonify([squad_json(r) for r in squads.listing(get_db(), _player_filter())])
+    return jsonify([squad_json(r) for r in squads.listing(get_db(),
+                                                          game_api.player_filter())])
 
 
-@bp.post("/squads")
-def create_squad():
-    """Save a new squad for a player; refused (422) unless it keeps B12–B14."""
-    data = body()
-    check_fields(data, SQUAD_FIELDS)
-    row = squads.save(get_db(), g.api_referee["id"], None, player_id=data.get("player"),
-                      name=data.get("name", ""), deck=data.get("deck"),
-                      seat=data.get("seat", "first"),
-                      chosen=squads.picks_from_json(data.get("cards")),
-                      settings=service.read_settings(data.get("settings") or {}))
+@bp.operation("post", "/squads", {201: BerserkSquad}, body=SquadNew)
+def create_squad(body: SquadNew):
+    """Save a squad for a player; refused (422) unless it keeps B12–B14."""
+    row = squads.save(get_db(), game_api.referee_id(), None, player_id=body.player,
+                      name=body.name, deck=body.deck, seat=body.seat,
+                      chosen=squads.picks_from_json(body.cards),
+                      settings=service.read_settings(body.settings or {}))
     return jsonify(squad_json(row)), 201
 
 
-@bp.get("/squads/<int:squad_id>")
+@bp.operation("get", "/squads/<int:squad_id>", {200: BerserkSquadSaves})
 def get_squad(squad_id: int):
     """One squad with its counts and every save (who and when)."""
     row = _squad_or_404(squad_id)
@@ -149,115 +154,90 @@ def get_squad(squad_id: int):
         for e in squads.edits(get_db(), squad_id)]})
 
 
-@bp.put("/squads/<int:squad_id>")
-def update_squad(squad_id: int):
+@bp.operation("put", "/squads/<int:squad_id>", {200: BerserkSquad, 409: BerserkSquadStale},
+              body=SquadChange, load=squads.get)
+def update_squad(squad_id: int, body: SquadChange):
     """Change a squad; fields left out keep their value. A stale version is 409."""
     row = _squad_or_404(squad_id)
-    data = body()
-    check_fields(data, SQUAD_FIELDS | {"version"})
-    version = version_of(data)
-    chosen = squads.picks_from_json(data["cards"]) if "cards" in data else squads.picks(row)
-    settings = service.read_settings(data["settings"] if "settings" in data
+    sent = body.sent()
+    chosen = squads.picks_from_json(sent["cards"]) if "cards" in sent else squads.picks(row)
+    settings = service.read_settings(sent["settings"] if "settings" in sent
                                      else row["settings"])
     try:
-        row = squads.save(get_db(), g.api_referee["id"], squad_id,
-                          player_id=data.get("player", row["player_id"]),
-                          name=data.get("name", row["name"]), deck=data.get("deck", row["deck"]),
-                          seat=data.get("seat", row["seat"]), chosen=chosen, settings=settings,
-                          version=version)
+        row = squads.save(get_db(), game_api.referee_id(), squad_id,
+                          player_id=sent.get("player", row["player_id"]),
+                          name=sent.get("name", row["name"]), deck=sent.get("deck", row["deck"]),
+                          seat=sent.get("seat", row["seat"]), chosen=chosen, settings=settings,
+                          version=body.version)
     except squads.Stale as err:
-        return jsonify({**squad_json(err.fresh), "error": gettext(SQUAD_STALE)}), 409
+        return game_api.stale_answer(squad_json(err.fresh), SQUAD_STALE)
     return jsonify(squad_json(row))
 
 
 # Battles ----------------------------------------------------------------------------
 
 
-@bp.get("/battles")
+@bp.operation("get", "/battles", {200: list[BerserkBattle]}, query=PlayerFilter)
 def list_battles():
     """Battles, newest first; ?player=<id> keeps that player's."""
-    db = get_db()
-    found = service.listing(db, _player_filter())
-    return jsonify([battle_json(service.load(db, row["id"])) for row in found])
+    found = service.listing(get_db(), game_api.player_filter())
+    return jsonify([battle_json(service.load(get_db(), row["id"])) for row in found])
 
 
-@bp.post("/battles")
-def create_battle():
-    """Put two saved squads in play (a is the first player); settings default to a's."""
-    data = body()
-    check_fields(data, {"a", "b", "settings"})
+@bp.operation("post", "/battles", {201: BerserkBattle}, body=BattleNew)
+def create_battle(body: BattleNew):
+    """Put two players' saved squads in play (a moves first); settings default to a's."""
     db = get_db()
     base = None
-    if type(data.get("a")) is int and (row := squads.get(db, data["a"])) is not None:
+    if type(body.a) is int and (row := squads.get(db, body.a)) is not None:
         base = service.read_settings(row["settings"])
-    settings = service.read_settings(data.get("settings") or {},
-                                     base=base or berserk.PUBLISHED)
-    game = service.create(db, g.api_referee["id"], data.get("a"), data.get("b"), settings)
-    return jsonify(battle_json(game)), 201
+    settings = service.read_settings(body.settings or {}, base=base or berserk.PUBLISHED)
+    game = service.create(db, game_api.referee_id(), body.a, body.b, settings)
+    return game_api.created(BATTLE, game)
 
 
-@bp.get("/battles/<int:game_id>")
+@bp.operation("get", "/battles/<int:game_id>", {200: BerserkBattle})
 def get_battle(game_id: int):
-    """One battle: creatures, current properties, and the record."""
-    return jsonify(battle_json(found_or_404(service.load, game_id)))
+    """One battle: creatures with their current properties, and the record."""
+    return game_api.show(BATTLE, game_id)
 
 
 def _act(game_id: int, action: dict, version: int | None):
     found_or_404(service.load, game_id)
-    try:
-        game = games.act(get_db(), g.api_referee["id"], service.KIND, game_id, action, version)
-    except games.Conflict as err:
-        return jsonify({**battle_json(err.game), "error": gettext(STALE)}), 409
-    return jsonify(battle_json(game))
+    return game_api.act(BATTLE, game_id, action, version)
 
 
-@bp.post("/battles/<int:game_id>/modifications")
-def modify(game_id: int):
+@bp.operation("post", "/battles/<int:game_id>/modifications", WRITTEN, body=ModifyIn)
+def modify(game_id: int, body: ModifyIn):
     """Change a creature's properties or elements (B6, B9); lives may kill at once (B10)."""
-    data = body()
-    check_fields(data, {"creature", "modification", "version"})
-    return _act(game_id, {"type": "modify", "creature": data.get("creature"),
-                          "modification": data.get("modification")}, version_of(data))
+    return _act(game_id, {"type": "modify", "creature": body.creature,
+                          "modification": body.modification}, body.version)
 
 
-@bp.post("/battles/<int:game_id>/strikes")
-def strike(game_id: int):
+@bp.operation("post", "/battles/<int:game_id>/strikes", WRITTEN, body=StrikeIn)
+def strike(game_id: int, body: StrikeIn):
     """Settle a simple strike from the dice (B11): wounds both ways, deaths at once."""
-    data = body()
-    check_fields(data, STRIKE_FIELDS | {"lower", "version"})
-    action = {"type": "strike", **{k: v for k, v in data.items() if k != "version"}}
-    return _act(game_id, action, version_of(data))
+    return _act(game_id, {"type": "strike", **body.sent("version")}, body.version)
 
 
-@bp.post("/battles/<int:game_id>/strikes/preview")
-def preview_strike(game_id: int):
-    """What a strike would do, as rolled and (in an exchange) lowered; nothing stored."""
+@bp.operation("post", "/battles/<int:game_id>/strikes/preview", {200: BerserkPreview},
+              body=PreviewIn, load=service.load)
+def preview_strike(game_id: int, body: PreviewIn):
+    """What a strike would do, as rolled and (in an exchange) lowered; nothing is stored."""
     game = found_or_404(service.load, game_id)
-    data = body()
-    check_fields(data, STRIKE_FIELDS | {"version"})
-    strike = service.read_action({"type": "strike", **{k: v for k, v in data.items()
-                                                       if k != "version"}})
+    action = service.read_action({"type": "strike", **body.sent("version")})
     return jsonify({"version": game.version, "outcomes": [
-        berserk.outcome_to_dict(o) for o in service.outcomes(game.state, strike)]})
+        berserk.outcome_to_dict(o) for o in service.outcomes(game.state, action)]})
 
 
-@bp.post("/battles/<int:game_id>/actions")
-def other_action(game_id: int):
-    """Any engine action: wound, tap, untap, end_effects (also modify and strike)."""
-    data = body()
-    version = version_of(data)
-    return _act(game_id, {k: v for k, v in data.items() if k != "version"}, version)
+@bp.operation("post", "/battles/<int:game_id>/actions", WRITTEN, body=BattleAction)
+def other_action(game_id: int, body: BattleAction):
+    """Any battle action: wound, tap, untap, end_effects (also modify and strike)."""
+    return _act(game_id, body.sent("version"), body.version)
 
 
-@bp.post("/battles/<int:game_id>/undo")
-def undo(game_id: int):
-    """Take back the latest action that counts; an undo row is appended."""
-    found_or_404(service.load, game_id)
-    data = request.get_json(silent=True)
-    data = data if isinstance(data, dict) else {}
-    check_fields(data, {"version"})
-    try:
-        game = games.undo(get_db(), g.api_referee["id"], service.KIND, game_id, version_of(data))
-    except games.Conflict as err:
-        return jsonify({**battle_json(err.game), "error": gettext(STALE)}), 409
-    return jsonify(battle_json(game))
+@bp.operation("post", "/battles/<int:game_id>/undo", WRITTEN, body=Undo, body_required=False,
+              load=service.load)
+def undo(game_id: int, body: Undo):
+    """Undo the latest action that counts (an undo row is appended)."""
+    return game_api.undo(BATTLE, game_id, body.version)

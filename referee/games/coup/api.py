@@ -1,26 +1,24 @@
-"""Coup tables in the JSON API: /api/v1/coup, with the bearer check of api.py."""
+"""Coup tables in the JSON API: /api/v1/coup. How a body becomes a setup or a step and how
+a table is shown; loading, 409 and undo are the generic layer's (referee.api.games)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, jsonify, request
-from flask_babel import gettext
+from flask import jsonify
 
-from referee.api.core import body, require_token, version_of
+from referee.api import games as game_api
+from referee.api.models import Undo
+from referee.api.registry import ApiBlueprint
+from referee.api.schemas import PlayerFilter
 from referee.games import service as games
 from referee.games.coup import rules as coup
 from referee.games.coup import service
+from referee.games.coup.schemas import CoupSetup, CoupStale, CoupStep, CoupTable, CoupTableRow
 from referee.games.coup.web import STALE, translator
-from referee.rules import N_, RuleError
-from referee.store import players as rows
-from referee.web.context import found_or_404, get_db
-from referee.web.errors import error_response
-from referee.web.i18n import rule_message
+from referee.web.context import get_db
 
-bp = Blueprint("api_coup", __name__, url_prefix="/api/v1")
-bp.before_request(require_token)
+bp = ApiBlueprint("api_coup", __name__)
 
-SETUP_FIELDS = {"players", "variant", "first", "one_coin_start", "title"}
-# Action fields naming a player: the registry id may be sent as a number or a string.
+# Step fields naming a player: the registry id may be sent as a number or a string.
 PLAYER_FIELDS = ("player", "target", "challenger", "blocker")
 
 
@@ -52,74 +50,51 @@ def summary_json(row: dict) -> dict:
                                 "updated_at")}
 
 
-def _step(game_id: int, run):
-    """Run one write: stale → 409 with the fresh table, refusal → 422 naming players."""
-    try:
-        game = run()
-    except games.Conflict as err:
-        return jsonify({**table_json(err.game), "error": gettext(STALE)}), 409
-    except RuleError as err:
-        game = found_or_404(service.load, game_id)
-        named = service.named_error(err, service.names(get_db(), game))
-        return error_response(rule_message(named), 422, err.rule)
-    return jsonify(table_json(game))
+def _in_words(err, game: games.Game):
+    """A refusal naming the seated players by their characters, not by their ids."""
+    return service.named_error(err, service.names(get_db(), game))
 
 
-@bp.post("/coup")
-def create_table():
-    """Seat registry players in order and start the table (C1–C4)."""
-    data = body()
-    unknown = sorted(set(data) - SETUP_FIELDS)
-    if unknown:
-        raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
-    game = service.create(get_db(), g.api_referee["id"], data.get("players"),
-                          variant=data.get("variant", "ambassador"), first=data.get("first"),
-                          one_coin_start=data.get("one_coin_start", False),
-                          title=data.get("title", ""))
-    return jsonify(table_json(game)), 201
+TABLE = game_api.GameApi(kind=service.KIND, load=service.load, show=table_json, stale=STALE,
+                         in_words=_in_words)
+WRITTEN = {200: CoupTable, 409: CoupStale}
 
 
-@bp.get("/coup")
+@bp.operation("post", "/coup", {201: CoupTable}, body=CoupSetup)
+def create_table(body: CoupSetup):
+    """Seat 2–8 registry players in clockwise order and start the table (C1–C4)."""
+    game = service.create(get_db(), game_api.referee_id(), body.players, variant=body.variant,
+                          first=body.first, one_coin_start=body.one_coin_start,
+                          title=body.title)
+    return game_api.created(TABLE, game)
+
+
+@bp.operation("get", "/coup", {200: list[CoupTableRow]}, query=PlayerFilter)
 def list_tables():
-    """Tables, newest first; ?player=<id> keeps those where the player sits."""
-    db = get_db()
-    player_id = request.args.get("player")
-    if player_id is not None and (not player_id.isdigit() or
-                                  rows.get(db, int(player_id)) is None):
-        abort(404)
-    listed = service.listing(db, int(player_id) if player_id else None)
+    """Coup tables, newest first; ?player=<id> keeps those where the player sits."""
+    listed = service.listing(get_db(), game_api.player_filter())
     return jsonify([summary_json(row) for row in listed])
 
 
-@bp.get("/coup/<int:game_id>")
+@bp.operation("get", "/coup/<int:game_id>", {200: CoupTable})
 def get_table(game_id: int):
     """One table: seats, coins, face-up cards, the question awaited and its options."""
-    return jsonify(table_json(found_or_404(service.load, game_id)))
+    return game_api.show(TABLE, game_id)
 
 
-@bp.post("/coup/<int:game_id>/actions")
-def act(game_id: int):
-    """Record one step: an action of the engine (one of the table's ``options``)."""
-    found_or_404(service.load, game_id)
-    data = body()
-    version = version_of(data)
-    action = {k: v for k, v in data.items() if k != "version"}
+@bp.operation("post", "/coup/<int:game_id>/actions", WRITTEN, body=CoupStep,
+              load=service.load)
+def act(game_id: int, body: CoupStep):
+    """Record one step of the table's options; a refusal is 422 with its rule (C4–C9)."""
+    action = body.sent("version")
     for key in PLAYER_FIELDS:
         if type(action.get(key)) is int:
             action[key] = str(action[key])
-    return _step(game_id, lambda: games.act(get_db(), g.api_referee["id"], service.KIND, game_id, action,
-                                            version))
+    return game_api.act(TABLE, game_id, action, body.version)
 
 
-@bp.post("/coup/<int:game_id>/undo")
-def undo(game_id: int):
-    """Take back the table's latest step."""
-    found_or_404(service.load, game_id)
-    data = request.get_json(silent=True)
-    data = data if isinstance(data, dict) else {}
-    unknown = sorted(set(data) - {"version"})
-    if unknown:
-        raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
-    version = version_of(data)
-    return _step(game_id, lambda: games.undo(get_db(), g.api_referee["id"], service.KIND, game_id,
-                                             version))
+@bp.operation("post", "/coup/<int:game_id>/undo", WRITTEN, body=Undo, body_required=False,
+              load=service.load)
+def undo(game_id: int, body: Undo):
+    """Undo the table's latest step (an undo row is appended)."""
+    return game_api.undo(TABLE, game_id, body.version)

@@ -1,22 +1,22 @@
-"""The card duel in the JSON API: /api/v1/duels, with the bearer check of api.py."""
+"""The card duel in the JSON API: /api/v1/duels. How a body becomes a duel action and
+how a duel is shown; loading, 409 and undo are the generic layer's (referee.api.games)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, jsonify, request
-from flask_babel import gettext
+from flask import jsonify
 
-from referee.api.core import body, check_fields, require_token, version_of
+from referee.api import games as game_api
+from referee.api.models import Undo
+from referee.api.registry import ApiBlueprint
+from referee.api.schemas import PlayerFilter
 from referee.games.duel import rules as duel
 from referee.games.duel import service
 from referee.games.duel.rules.codec import round_to_dict
+from referee.games.duel.schemas import Duel, DuelDecisionIn, DuelRoundIn, DuelStale, DuelStart
 from referee.games.duel.web import STALE_OTHER, STALE_ROUND
-from referee.store import players as rows
-from referee.web.context import found_or_404, get_db
+from referee.web.context import get_db
 
-bp = Blueprint("api_duels", __name__, url_prefix="/api/v1")
-bp.before_request(require_token)
-
-PLAY_FIELDS = {"table", "hand", "tokens"}
+bp = ApiBlueprint("api_duels", __name__)
 
 
 def duel_json(view: service.DuelView) -> dict:
@@ -39,80 +39,51 @@ def duel_json(view: service.DuelView) -> dict:
     }
 
 
-def _stale(err: service.Stale, message: str):
-    return jsonify({**duel_json(err.view), "error": gettext(message)}), 409
+DUEL = game_api.GameApi(kind=service.KIND, load=service.load, show=duel_json,
+                        stale=STALE_OTHER, act=service.record, undo=service.undo)
+WRITTEN = {200: Duel, 409: DuelStale}
 
 
-@bp.post("/duels")
-def create_duel():
-    """Start a duel between players a and b; both pay their cartridge (D4)."""
-    data = body()
-    check_fields(data, {"a", "b"})
-    view = service.start(get_db(), g.api_referee["id"], data.get("a"), data.get("b"))
-    return jsonify(duel_json(view)), 201
+@bp.operation("post", "/duels", {201: Duel}, body=DuelStart)
+def create_duel(body: DuelStart):
+    """Start a duel between players a and b; both pay one cartridge (D4)."""
+    return game_api.created(DUEL, service.start(get_db(), game_api.referee_id(), body.a,
+                                                body.b))
 
 
-@bp.get("/duels")
+@bp.operation("get", "/duels", {200: list[Duel]}, query=PlayerFilter)
 def list_duels():
     """Duels, newest first; ?player=<id> keeps that player's."""
-    db = get_db()
-    player_id = request.args.get("player")
-    if player_id is None:
-        return jsonify([duel_json(v) for v in service.recent(db, 500)])
-    if not player_id.isdigit() or rows.get(db, int(player_id)) is None:
-        abort(404)
-    return jsonify([duel_json(v) for v in service.for_player(db, int(player_id))])
+    player_id = game_api.player_filter()
+    found = (service.recent(get_db(), 500) if player_id is None
+             else service.for_player(get_db(), player_id))
+    return jsonify([duel_json(v) for v in found])
 
 
-@bp.get("/duels/<int:duel_id>")
+@bp.operation("get", "/duels/<int:duel_id>", {200: Duel})
 def get_duel(duel_id: int):
     """One duel with its rounds and result."""
-    return jsonify(duel_json(found_or_404(service.load, duel_id)))
+    return game_api.show(DUEL, duel_id)
 
 
-@bp.post("/duels/<int:duel_id>/rounds")
-def play_round(duel_id: int):
-    """Record a round: each side's table card, optional hand card and chance tokens."""
-    found_or_404(service.load, duel_id)
-    data = body()
-    check_fields(data, {"a", "b", "version"})
-    for side in duel.SIDES:
-        if isinstance(data.get(side), dict):
-            check_fields(data[side], PLAY_FIELDS)
-    action = duel.action_from_dict({"type": "round", "a": data.get("a"), "b": data.get("b")})
-    try:
-        view = service.record(get_db(), g.api_referee["id"], duel_id, action,
-                              version_of(data))
-    except service.Stale as err:
-        return _stale(err, STALE_ROUND)
-    return jsonify(duel_json(view))
+@bp.operation("post", "/duels/<int:duel_id>/rounds", WRITTEN, body=DuelRoundIn,
+              load=service.load)
+def play_round(duel_id: int, body: DuelRoundIn):
+    """Record a round (D6–D11): table cards, hand cards, chance tokens; cards canonical."""
+    action = duel.action_from_dict({"type": "round", "a": body.a, "b": body.b})
+    return game_api.act(DUEL, duel_id, action, body.version, stale=STALE_ROUND)
 
 
-@bp.post("/duels/<int:duel_id>/extension")
-def decide_extension(duel_id: int):
+@bp.operation("post", "/duels/<int:duel_id>/extension", WRITTEN, body=DuelDecisionIn,
+              load=service.load)
+def decide_extension(duel_id: int, body: DuelDecisionIn):
     """Record the D12 decision: true continues and pays a cartridge, false refuses."""
-    found_or_404(service.load, duel_id)
-    data = body()
-    check_fields(data, {"a", "b", "version"})
-    action = duel.action_from_dict({"type": "extension", "a": data.get("a"),
-                                    "b": data.get("b")})
-    try:
-        view = service.record(get_db(), g.api_referee["id"], duel_id, action,
-                              version_of(data))
-    except service.Stale as err:
-        return _stale(err, STALE_OTHER)
-    return jsonify(duel_json(view))
+    action = duel.action_from_dict({"type": "extension", "a": body.a, "b": body.b})
+    return game_api.act(DUEL, duel_id, action, body.version)
 
 
-@bp.post("/duels/<int:duel_id>/undo")
-def undo_duel(duel_id: int):
-    """Take back the duel's latest action and all its effects on the players."""
-    found_or_404(service.load, duel_id)
-    data = request.get_json(silent=True)
-    data = data if isinstance(data, dict) else {}
-    check_fields(data, {"version"})
-    try:
-        view = service.undo(get_db(), g.api_referee["id"], duel_id, version_of(data))
-    except service.Stale as err:
-        return _stale(err, STALE_OTHER)
-    return jsonify(duel_json(view))
+@bp.operation("post", "/duels/<int:duel_id>/undo", WRITTEN, body=Undo, body_required=False,
+              load=service.load)
+def undo_duel(duel_id: int, body: Undo):
+    """Undo the duel's latest action and its effects; undoing the start cancels it."""
+    return game_api.undo(DUEL, duel_id, body.version)

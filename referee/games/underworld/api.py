@@ -1,27 +1,37 @@
-"""Castle games in the JSON API: /api/v1/castle, with the bearer check of api.py."""
+"""Castle games in the JSON API: /api/v1/castle. How a body becomes a setup or an action
+and how a game is shown; loading, 409 and undo are the generic layer's
+(referee.api.games)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, jsonify, request
-from flask_babel import gettext
+from flask import abort, jsonify
 
-from referee.api.core import body, player_json, require_token, version_of
+from referee.api import games as game_api
+from referee.api.core import player_json
+from referee.api.models import Undo
+from referee.api.registry import ApiBlueprint
+from referee.api.schemas import PlayerFilter
 from referee.games import service as games
 from referee.games.underworld import rules as uw
 from referee.games.underworld import service
+from referee.games.underworld.schemas import (
+    PLAYER_FIELDS,
+    CastleAction,
+    CastleGame,
+    CastleGameRow,
+    CastleSetup,
+    CastleStale,
+    QuickFight,
+    QuickFightIn,
+    QuickFightStale,
+)
 from referee.games.underworld.view import Screen
 from referee.games.underworld.web import STALE, STALE_LEVEL
 from referee.notes import note
-from referee.rules import N_, RuleError
 from referee.store import players as rows
-from referee.web.context import found_or_404, get_db
+from referee.web.context import get_db
 
-bp = Blueprint("api_underworld", __name__, url_prefix="/api/v1")
-bp.before_request(require_token)
-
-# Action fields naming a player: the registry id may be sent as a number or as text.
-PLAYER_FIELDS = ("player", "helper", "fighter", "challenger", "defender", "partner", "giver",
-                 "receiver")
+bp = ApiBlueprint("api_underworld", __name__)
 
 
 def game_json(game: games.Game) -> dict:
@@ -67,93 +77,65 @@ def summary_json(row: dict) -> dict:
     return out
 
 
-def _stale(err: games.Conflict):
-    return jsonify({**game_json(err.game), "error": gettext(STALE)}), 409
+CASTLE = game_api.GameApi(kind=service.KIND, load=service.load, show=game_json, stale=STALE)
+WRITTEN = {200: CastleGame, 409: CastleStale}
 
 
-@bp.get("/castle")
+@bp.operation("get", "/castle", {200: list[CastleGameRow]}, query=PlayerFilter)
 def list_games():
-    """Castle games, newest first; ?player=<id> keeps that player's."""
-    db = get_db()
-    player_id = request.args.get("player")
-    if player_id is not None and (not player_id.isdigit()
-                                  or rows.get(db, int(player_id)) is None):
-        abort(404)
-    found = service.listing(db, int(player_id) if player_id else None)
+    """Castle games (Underworld), newest first; ?player=<id> keeps that player's."""
+    found = service.listing(get_db(), game_api.player_filter())
     return jsonify([summary_json(r) for r in found])
 
 
-@bp.post("/castle")
-def create_game():
+@bp.operation("post", "/castle", {201: CastleGame}, body=CastleSetup)
+def create_game(body: CastleSetup):
     """Start a castle game (U4): players, decks, 4 starting cards each, passport levels."""
-    data = body()
-    unknown = sorted(set(data) - service.REQUEST_KEYS)
-    if unknown:
-        raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
-    game = service.create(get_db(), g.api_referee["id"], data)
-    return jsonify(game_json(game)), 201
+    return game_api.created(CASTLE, service.create(get_db(), game_api.referee_id(),
+                                                   body.sent()))
 
 
-@bp.get("/castle/<int:game_id>")
+@bp.operation("get", "/castle/<int:game_id>", {200: CastleGame})
 def get_game(game_id: int):
-    """One castle game with its state, what is allowed now and its record."""
-    return jsonify(game_json(found_or_404(service.load, game_id)))
+    """One castle game: state, what is allowed now, the fight breakdown and the record."""
+    return game_api.show(CASTLE, game_id)
 
 
-@bp.post("/castle/<int:game_id>/actions")
-def act(game_id: int):
-    """Apply one action (``kind`` and its fields, optional ``version``)."""
-    found_or_404(service.load, game_id)
-    data = dict(body())
-    version = version_of(data)
-    data.pop("version", None)
-    if not isinstance(data.get("kind"), str):  # the engine looks the kind up by name
-        data["kind"] = str(data.get("kind"))
+@bp.operation("post", "/castle/<int:game_id>/actions", WRITTEN, body=CastleAction,
+              load=service.load)
+def act(game_id: int, body: CastleAction):
+    """Apply one action (U5–U17): ``kind`` and its fields; a refusal is 422 with its rule."""
+    action = body.sent("version")
+    if not isinstance(action.get("kind"), str):  # the engine looks the kind up by name
+        action["kind"] = str(action.get("kind"))
     for name in PLAYER_FIELDS:  # registry ids may come as numbers
-        if type(data.get(name)) is int:
-            data[name] = str(data[name])
-    try:
-        game = games.act(get_db(), g.api_referee["id"], service.KIND, game_id, data, version)
-    except games.Conflict as err:
-        return _stale(err)
-    return jsonify(game_json(game))
+        if type(action.get(name)) is int:
+            action[name] = str(action[name])
+    return game_api.act(CASTLE, game_id, action, body.version)
 
 
-@bp.post("/castle/<int:game_id>/undo")
-def undo(game_id: int):
-    """Undo the latest action (and the passport levels it moved)."""
-    found_or_404(service.load, game_id)
-    data = request.get_json(silent=True)
-    data = data if isinstance(data, dict) else {}
-    unknown = sorted(set(data) - {"version"})
-    if unknown:
-        raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
-    try:
-        game = games.undo(get_db(), g.api_referee["id"], service.KIND, game_id, version_of(data))
-    except games.Conflict as err:
-        return _stale(err)
-    return jsonify(game_json(game))
+@bp.operation("post", "/castle/<int:game_id>/undo", WRITTEN, body=Undo, body_required=False,
+              load=service.load)
+def undo(game_id: int, body: Undo):
+    """Undo the latest action, with the passport levels it moved."""
+    return game_api.undo(CASTLE, game_id, body.version)
 
 
-@bp.post("/castle/quick-fight")
-def quick_fight():
+@bp.operation("post", "/castle/quick-fight", {200: QuickFight, 409: QuickFightStale},
+              body=QuickFightIn)
+def quick_fight(body: QuickFightIn):
     """U7–U8 from numbers alone on a registry player's level (a normal level event)."""
-    data = body()
-    unknown = sorted(set(data) - {"player", "bonuses", "strength", "version"})
-    if unknown:
-        raise RuleError(None, N_("Unknown field: %(field)s."), field=", ".join(unknown))
     db = get_db()
-    if type(data.get("player")) is not int or rows.get(db, data["player"]) is None:
+    if type(body.player) is not int or rows.get(db, body.player) is None:
         abort(404)
-    reason = note(service.QUICK_REASON, bonuses=str(data.get("bonuses", 0)),
-                  strength=str(data.get("strength")))
+    bonuses = body.sent().get("bonuses", 0)
+    reason = note(service.QUICK_REASON, bonuses=str(bonuses), strength=str(body.strength))
     try:
-        done = service.quick_fight(db, g.api_referee["id"], data["player"],
-                                   data.get("bonuses", 0), data.get("strength"),
-                                   version_of(data), reason)
+        done = service.quick_fight(db, game_api.referee_id(), body.player, bonuses,
+                                   body.strength, body.version, reason)
     except service.PlayerStale as err:
-        return jsonify({"error": gettext(STALE_LEVEL, player=err.row["character"]),
-                        "player": player_json(err.row)}), 409
+        return game_api.stale_answer({"player": player_json(err.row)}, STALE_LEVEL,
+                                     player=err.row["character"])
     r = done.fight
     return jsonify({"outcome": r.outcome, "score": r.player_score, "strength": r.monster_score,
                     "level_before": r.level_before, "level": r.level,

@@ -1,0 +1,111 @@
+"""What the API of every game shares, written once.
+
+A game's api.py declares one ``GameApi``: how its stored game is loaded and shown, how a
+write and an undo run, and the sentence a stale version gets. This module then answers
+for all of them: an unknown id is 404, a write made against an old version is 409 with
+the fresh game and that sentence, a refusal of the rules is 422 with its rule id (in the
+game's own words where it names players by id), and ``?player=`` filters a list. What
+stays in each game is its own: how a JSON body becomes a setup or an action, and how
+its state is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import abort, g, jsonify, request
+from flask_babel import gettext
+
+from referee.api.models import SQLITE_MAX
+from referee.errors import Conflict
+from referee.games import service as games
+from referee.rules import RuleError
+from referee.store import players as rows
+from referee.web.context import found_or_404, get_db
+from referee.web.errors import error_response
+from referee.web.i18n import rule_message
+
+
+@dataclass(frozen=True)
+class GameApi:
+    """One game as the API serves it."""
+
+    kind: str                                   # the game kind in the registry
+    load: Callable[[Any, int], Any]             # (db, id) → the game, or None
+    show: Callable[[Any], dict]                 # the game as the API shows it
+    stale: str                                  # msgid: the sentence of a 409
+    # How a write and an undo run: the one game service unless the game wraps it.
+    act: Callable[..., Any] | None = None       # (db, referee, id, action, version)
+    undo: Callable[..., Any] | None = None      # (db, referee, id, version)
+    # A refusal rewritten in the game's words (Coup names players, not ids).
+    in_words: Callable[[RuleError, Any], RuleError] | None = None
+
+    def run_act(self, db: Any, referee: int, game_id: int, action: object,
+                version: int | None) -> Any:
+        if self.act is not None:
+            return self.act(db, referee, game_id, action, version)
+        return games.act(db, referee, self.kind, game_id, action, version)
+
+    def run_undo(self, db: Any, referee: int, game_id: int, version: int | None) -> Any:
+        if self.undo is not None:
+            return self.undo(db, referee, game_id, version)
+        return games.undo(db, referee, self.kind, game_id, version)
+
+
+def referee_id() -> int:
+    """The referee whose bearer token made this call."""
+    return g.api_referee["id"]
+
+
+def player_filter() -> int | None:
+    """?player=<id>: a registry player's id, None when not asked; 404 for no such player."""
+    raw = request.args.get("player")
+    if raw is None:
+        return None
+    if not raw.isdigit() or int(raw) > SQLITE_MAX or rows.get(get_db(), int(raw)) is None:
+        abort(404)
+    return int(raw)
+
+
+def stale_answer(shown: dict, message: str, **params: object):
+    """409: nothing was applied; the fresh object with a sentence saying so."""
+    return jsonify({**shown, "error": gettext(message, **params)}), 409
+
+
+def show(api: GameApi, game_id: int):
+    """One game, or 404."""
+    return jsonify(api.show(found_or_404(api.load, game_id)))
+
+
+def created(api: GameApi, game: Any):
+    """201 with the new game."""
+    return jsonify(api.show(game)), 201
+
+
+def write(api: GameApi, game_id: int, run: Callable[[], Any], stale: str | None = None):
+    """Run one write: stale → 409 with the fresh game, refusal → 422, else the game."""
+    try:
+        game = run()
+    except Conflict as err:
+        return stale_answer(api.show(err.fresh), stale or api.stale)
+    except RuleError as err:
+        if api.in_words is None:
+            raise
+        worded = api.in_words(err, found_or_404(api.load, game_id))
+        return error_response(rule_message(worded), 422, err.rule)
+    return jsonify(api.show(game))
+
+
+def act(api: GameApi, game_id: int, action: object, version: int | None,
+        stale: str | None = None):
+    """Apply one action made against ``version``."""
+    return write(api, game_id, lambda: api.run_act(get_db(), referee_id(), game_id, action,
+                                                   version), stale)
+
+
+def undo(api: GameApi, game_id: int, version: int | None, stale: str | None = None):
+    """Take back the latest step made against ``version``."""
+    return write(api, game_id, lambda: api.run_undo(get_db(), referee_id(), game_id, version),
+                 stale)

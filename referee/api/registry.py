@@ -1,0 +1,138 @@
+"""The routes of /api/v1, each declared once as an operation of the OpenAPI document.
+
+``ApiBlueprint.operation`` registers a Flask route and records what the document says of
+it: the method and path, the summary (the view's docstring), the request model, the query
+model and the response model per status. The same declaration runs the call: it asks for
+the bearer token, answers 404 for an id too large to name anything, reads the body with
+its model and hands it to the view, so what is documented is what is checked.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, g, request
+from flask_babel import gettext
+
+from referee.api.models import OUT_OF_RANGE, SQLITE_MAX, Body, out_of_range
+from referee.rules import RuleError
+from referee.store import referees
+from referee.web.context import found_or_404, get_db
+from referee.web.errors import error_response
+
+PREFIX = "/api/v1"
+_PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
+# What any call may answer besides its own answers: no token, nothing there, refused.
+ERRORS = (401, 404, 422)
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One call as the document shows it."""
+
+    method: str                     # "post"
+    rule: str                       # the Flask rule: /api/v1/duels/<int:duel_id>
+    endpoint: str                   # "api_duels.play_round"
+    summary: str
+    answers: dict[int, Any]         # status → response model, [model] for a list, or None
+    body: type[Body] | None = None
+    body_required: bool = True
+    query: type | None = None       # a model whose fields are the query parameters
+    public: bool = False            # no bearer token needed
+    errors: tuple[int, ...] = ERRORS
+
+    @property
+    def path(self) -> str:
+        """The OpenAPI path: /api/v1/duels/{duel_id}."""
+        return _PARAM.sub(r"{\2}", self.rule)
+
+    @property
+    def path_parameters(self) -> list[tuple[str, str]]:
+        """Each path parameter's name and converter (int, string…)."""
+        return [(name, kind or "string") for kind, name in _PARAM.findall(self.rule)]
+
+
+def _first_paragraph(doc: str | None) -> str:
+    return " ".join((doc or "").strip().split("\n\n")[0].split())
+
+
+def bearer_referee() -> dict | None:
+    """The referee whose token came as `Authorization: Bearer <token>`, if any."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return referees.by_token(get_db(), token.strip())
+
+
+def _read(op: Operation):
+    """The request body read with the operation's model (an absent optional body is {})."""
+    data = request.get_json(silent=True)
+    if not op.body_required and not isinstance(data, dict):
+        data = {}
+    return op.body.read(data)
+
+
+class ApiBlueprint(Blueprint):
+    """A blueprint of /api/v1 whose every route is an operation of the document."""
+
+    def __init__(self, name: str, import_name: str, url_prefix: str = PREFIX) -> None:
+        super().__init__(name, import_name, url_prefix=url_prefix)
+        self.operations: list[Operation] = []
+
+    def operation(self, method: str, rule: str, answers: dict[int, Any], *,
+                  body: type[Body] | None = None, body_required: bool = True,
+                  query: type | None = None, public: bool = False,
+                  errors: tuple[int, ...] = ERRORS,
+                  load: Callable[[Any, int], object | None] | None = None) -> Callable:
+        """Declare and route one call. ``load`` finds the object the path's id names, so
+        that an unknown one is 404 before its body is read; the view gets ``body``."""
+
+        def decorate(view: Callable) -> Callable:
+            op = Operation(method=method, rule=self.url_prefix + rule,
+                           endpoint=f"{self.name}.{view.__name__}",
+                           summary=_first_paragraph(view.__doc__),
+                           answers=answers, body=body, body_required=body_required,
+                           query=query, public=public, errors=errors)
+            self.operations.append(op)
+            self.add_url_rule(rule, view.__name__, _runner(op, view, load),
+                              methods=[method.upper()])
+            return view
+
+        return decorate
+
+
+def _runner(op: Operation, view: Callable, load: Callable | None) -> Callable:
+    @functools.wraps(view)
+    def run(**path):
+        if not op.public:
+            g.api_referee = bearer_referee()
+            if g.api_referee is None:
+                abort(401)
+        if any(type(v) is int and v > SQLITE_MAX for v in path.values()):
+            abort(404)  # SQLite holds no id that large
+        if load is not None:
+            found_or_404(load, *path.values())
+        if op.body is not None:
+            try:
+                path["body"] = _read(op)
+            except RuleError:
+                if op.body.malformed is None:
+                    raise
+                return error_response(gettext(op.body.malformed), 400)
+        try:
+            return view(**path)
+        except OverflowError:
+            # A whole number beyond SQLite's INTEGER reached the database (as an id, most
+            # often): it names nothing. Caught here rather than refused up front so that
+            # a value the rules read without storing keeps its own answer.
+            name = out_of_range(request.get_json(silent=True))
+            if name is None:
+                raise
+            raise RuleError(None, OUT_OF_RANGE, field=name, low=-SQLITE_MAX - 1,
+                            high=SQLITE_MAX) from None
+
+    return run
