@@ -61,6 +61,8 @@ def _query_parameters(op: Operation) -> list[dict]:
 
 def _operation(op: Operation, schema: dict) -> dict:
     out: dict = {"operationId": op.endpoint, "summary": op.summary}
+    if op.deprecated:
+        out["deprecated"] = True
     if op.public:
         out["security"] = []
     if params := _query_parameters(op):

@@ -44,6 +44,7 @@ class Operation:
     query: type | None = None       # a model whose fields are the query parameters
     public: bool = False            # no bearer token needed
     errors: tuple[int, ...] = ERRORS
+    deprecated: bool = False        # an old path kept for clients: use the new one
 
     @property
     def path(self) -> str:
@@ -87,19 +88,26 @@ class ApiBlueprint(Blueprint):
                   body: type[Body] | None = None, body_required: bool = True,
                   query: type | None = None, public: bool = False,
                   errors: tuple[int, ...] = ERRORS,
-                  load: Callable[[Any, int], object | None] | None = None) -> Callable:
+                  load: Callable[[Any, int], object | None] | None = None,
+                  old: str | None = None) -> Callable:
         """Declare and route one call. ``load`` finds the object the path's id names, so
-        that an unknown one is 404 before its body is read; the view gets ``body``."""
+        that an unknown one is 404 before its body is read; the view gets ``body``.
+        ``old`` is the path the call had before (it keeps working, marked deprecated)."""
 
         def decorate(view: Callable) -> Callable:
-            op = Operation(method=method, rule=self.url_prefix + rule,
-                           endpoint=f"{self.name}.{view.__name__}",
-                           summary=_first_paragraph(view.__doc__),
-                           answers=answers, body=body, body_required=body_required,
-                           query=query, public=public, errors=errors)
-            self.operations.append(op)
-            self.add_url_rule(rule, view.__name__, _runner(op, view, load),
-                              methods=[method.upper()])
+            for path, name, deprecated in ((rule, view.__name__, False),
+                                           (old, f"{view.__name__}_old", True)):
+                if path is None:
+                    continue
+                op = Operation(method=method, rule=self.url_prefix + path,
+                               endpoint=f"{self.name}.{name}",
+                               summary=_first_paragraph(view.__doc__),
+                               answers=answers, body=body, body_required=body_required,
+                               query=query, public=public, errors=errors,
+                               deprecated=deprecated)
+                self.operations.append(op)
+                self.add_url_rule(path, name, _runner(op, view, load),
+                                  methods=[method.upper()])
             return view
 
         return decorate

@@ -142,6 +142,20 @@ def walk_castle(w: Walk, ids: dict) -> None:
     w("post", quick, 404, body={"player": 99999, "strength": 1})
 
 
+def walk_underworld(w: Walk, ids: dict) -> None:
+    """The same calls under the game's own name (/castle is their old path)."""
+    vera, gleb = ids["Vera"], ids["Gleb"]
+    w("get", "/api/v1/underworld", 200)
+    made = w("post", "/api/v1/underworld", 201, body={
+        "players": [vera, gleb], "starting": {str(vera): ["I02", "I06", "M01", "M01"],
+                                              str(gleb): ["M06", "M06", "M08", "M08"]}})
+    game = {"game_id": made["id"]}
+    w("get", "/api/v1/underworld/{game_id}", 200, game)
+    w("post", "/api/v1/underworld/{game_id}/actions", 422, game, body={"kind": "fly"})
+    w("post", "/api/v1/underworld/{game_id}/undo", 422, game, body={})
+    w("post", "/api/v1/underworld/quick-fight", 404, body={"player": 99999, "strength": 1})
+
+
 def walk_berserk(w: Walk, ids: dict) -> None:
     w("get", B + "/decks", 200)
     picks = [{"code": "B01"}, {"code": "B03"}]
@@ -174,7 +188,8 @@ def test_every_operation_answers_as_documented(world):
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", world.app)
     doc = world.app.test_client().get("/api/v1/openapi.json").get_json()
     walk = Walk(world, schema, doc)
-    for area in (walk_players, walk_duels, walk_coup, walk_castle, walk_berserk):
+    for area in (walk_players, walk_duels, walk_coup, walk_castle, walk_underworld,
+                 walk_berserk):
         area(walk, world.ids)
     documented = {(method, path) for path, ops in doc["paths"].items() for method in ops
                   if method != "parameters"}

@@ -267,3 +267,18 @@ def test_U2_a_broken_castle_deck_file_is_named_in_the_readers_language(api, db, 
     assert "broken.toml:12: U3: Карта M07:" in russian.get_json()["error"]
     assert "must be" not in russian.get_json()["error"]
     assert db["games"].count == 0
+
+
+def test_the_underworld_paths_and_the_old_castle_paths_are_the_same_calls(api, db, ab):
+    a, b = ab
+    game = create(api, a, b)
+    new = api("get", f"/api/v1/underworld/{game['id']}").get_json()
+    assert new == api("get", f"/api/v1/castle/{game['id']}").get_json()
+    listed = api("get", "/api/v1/underworld").get_json()
+    assert listed == api("get", "/api/v1/castle").get_json() and listed[0]["id"] == game["id"]
+    step = api("post", f"/api/v1/underworld/{game['id']}/actions",
+               json={"version": game["version"], "kind": "draw", "code": "I01"})
+    assert step.status_code == 200 and step.get_json()["version"] == game["version"] + 1
+    doc = api("get", "/api/v1/openapi.json").get_json()
+    assert doc["paths"]["/api/v1/castle/{game_id}"]["get"]["deprecated"] is True
+    assert "deprecated" not in doc["paths"]["/api/v1/underworld/{game_id}"]["get"]

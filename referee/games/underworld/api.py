@@ -81,28 +81,28 @@ CASTLE = game_api.GameApi(kind=service.KIND, load=service.load, show=game_json, 
 WRITTEN = {200: CastleGame, 409: CastleStale}
 
 
-@bp.operation("get", "/castle", {200: list[CastleGameRow]}, query=PlayerFilter)
+@bp.operation("get", "/underworld", {200: list[CastleGameRow]}, query=PlayerFilter, old="/castle")
 def list_games():
     """Castle games (Underworld), newest first; ?player=<id> keeps that player's."""
     found = service.listing(get_db(), game_api.player_filter())
     return jsonify([summary_json(r) for r in found])
 
 
-@bp.operation("post", "/castle", {201: CastleGame}, body=CastleSetup)
+@bp.operation("post", "/underworld", {201: CastleGame}, body=CastleSetup, old="/castle")
 def create_game(body: CastleSetup):
     """Start a castle game (U4): players, decks, 4 starting cards each, passport levels."""
     return game_api.created(CASTLE, service.create(get_db(), game_api.referee_id(),
                                                    body.sent()))
 
 
-@bp.operation("get", "/castle/<int:game_id>", {200: CastleGame})
+@bp.operation("get", "/underworld/<int:game_id>", {200: CastleGame}, old="/castle/<int:game_id>")
 def get_game(game_id: int):
     """One castle game: state, what is allowed now, the fight breakdown and the record."""
     return game_api.show(CASTLE, game_id)
 
 
-@bp.operation("post", "/castle/<int:game_id>/actions", WRITTEN, body=CastleAction,
-              load=service.load)
+@bp.operation("post", "/underworld/<int:game_id>/actions", WRITTEN, body=CastleAction,
+              load=service.load, old="/castle/<int:game_id>/actions")
 def act(game_id: int, body: CastleAction):
     """Apply one action (U5–U17): ``kind`` and its fields; a refusal is 422 with its rule."""
     action = body.sent("version")
@@ -114,15 +114,15 @@ def act(game_id: int, body: CastleAction):
     return game_api.act(CASTLE, game_id, action, body.version)
 
 
-@bp.operation("post", "/castle/<int:game_id>/undo", WRITTEN, body=Undo, body_required=False,
-              load=service.load)
+@bp.operation("post", "/underworld/<int:game_id>/undo", WRITTEN, body=Undo, body_required=False,
+              load=service.load, old="/castle/<int:game_id>/undo")
 def undo(game_id: int, body: Undo):
     """Undo the latest action, with the passport levels it moved."""
     return game_api.undo(CASTLE, game_id, body.version)
 
 
-@bp.operation("post", "/castle/quick-fight", {200: QuickFight, 409: QuickFightStale},
-              body=QuickFightIn)
+@bp.operation("post", "/underworld/quick-fight", {200: QuickFight, 409: QuickFightStale},
+              body=QuickFightIn, old="/castle/quick-fight")
 def quick_fight(body: QuickFightIn):
     """U7–U8 from numbers alone on a registry player's level (a normal level event)."""
     db = get_db()
