@@ -16,16 +16,3 @@ class Conflict(Exception):
         super().__init__(message or "stale version")
         self.fresh = fresh
         self.message = message  # an N_ msgid the reader should see, when there is one
-
-    # The names the screens used before there was one error for this.
-    @property
-    def game(self) -> object:
-        return self.fresh
-
-    @property
-    def view(self) -> object:
-        return self.fresh
-
-    @property
-    def row(self) -> object:
-        return self.fresh

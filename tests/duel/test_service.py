@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import notes, store
+from referee.errors import Conflict
 from referee.games.duel import rules as duel
 from referee.games.duel import service as duels
 from referee.games.duel.rules import Extension, Play, Round
@@ -87,11 +88,11 @@ def test_D14_stale_version_raises_with_the_fresh_duel_and_applies_nothing(db, pa
     view = duels.start(db, None, a["id"], b["id"])
     duels.record(db, None, view.id, rnd("10S", "7H"), version=1)
     before = counts(db), stats_of(db, b["id"])
-    with pytest.raises(duels.Stale) as err:
+    with pytest.raises(Conflict) as err:
         duels.record(db, None, view.id, rnd("10S", "7H"), version=1)
-    assert err.value.view.version == 2 and len(err.value.view.state.rounds) == 1
+    assert err.value.fresh.version == 2 and len(err.value.fresh.state.rounds) == 1
     assert (counts(db), stats_of(db, b["id"])) == before
-    with pytest.raises(duels.Stale):
+    with pytest.raises(Conflict):
         duels.undo(db, None, view.id, version=1)
 
 

@@ -59,7 +59,7 @@ def test_U4_to_U16_a_short_castle_game_from_setup_to_a_winner_on_a_phone(phone, 
 
     # Setup (U4): seat Anna then Boris by search, carry the passport levels, 4 cards each.
     phone.goto(f"{live_server}/games")
-    phone.get_by_role("link", name=re.compile("Castle games")).tap()
+    phone.get_by_role("link", name=re.compile("Underworld castle games")).tap()
     phone.get_by_role("link", name="+ New castle game").tap()
     phone.fill("input[type=search]", "ann")
     phone.locator(f"#castle-candidates a[data-player='{a['id']}']").tap()

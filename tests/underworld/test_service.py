@@ -11,6 +11,7 @@ import time
 import pytest
 
 from referee.decks import DECKS_DIR
+from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.underworld import rules as uw
 from referee.games.underworld import service as underworld
@@ -344,7 +345,7 @@ def test_stale_version_is_refused_with_the_fresh_game(db, ab):
     games.act(db, REF, "underworld", game.id, {"kind": "draw", "code": "I01"}, 0)
     with pytest.raises(games.Conflict) as stale:
         games.act(db, 2, "underworld", game.id, {"kind": "draw", "code": "I02"}, 0)
-    assert stale.value.game.version == 1 and db["game_actions"].count == 1
+    assert stale.value.fresh.version == 1 and db["game_actions"].count == 1
 
 
 def test_the_table_remembers_every_step_for_the_record(db, ab):
@@ -433,7 +434,7 @@ def test_quick_fight_refuses_bad_numbers_and_a_stale_sheet(db):
         with pytest.raises(RuleError) as refused:
             underworld.quick_fight(db, REF, a["id"], bonuses, strength, None, "quick")
         assert refused.value.rule == "U7"
-    with pytest.raises(underworld.PlayerStale) as stale:
+    with pytest.raises(Conflict) as stale:
         underworld.quick_fight(db, REF, a["id"], "1", "1", a["version"] + 5, "quick")
-    assert stale.value.row["level"] == 3 and passport(db, a) == 3
+    assert stale.value.fresh["level"] == 3 and passport(db, a) == 3
     assert underworld.parse_bonuses("2 + 1 -1, 3") == (2, 1, -1, 3)

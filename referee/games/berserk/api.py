@@ -10,6 +10,7 @@ from referee.api import games as game_api
 from referee.api.models import Undo
 from referee.api.registry import PREFIX, ApiBlueprint
 from referee.api.schemas import PlayerFilter
+from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service, squads
@@ -169,7 +170,7 @@ def update_squad(squad_id: int, body: SquadChange):
                           name=sent.get("name", row["name"]), deck=sent.get("deck", row["deck"]),
                           seat=sent.get("seat", row["seat"]), chosen=chosen, settings=settings,
                           version=body.version)
-    except squads.Stale as err:
+    except Conflict as err:
         return game_api.stale_answer(squad_json(err.fresh), SQUAD_STALE)
     return jsonify(squad_json(row))
 

@@ -58,7 +58,6 @@ class Pick:
         return {"code": self.code} if self.x is None else {"code": self.code, "x": self.x}
 
 
-Stale = Conflict  # the squad was saved by someone else since the form was opened
 
 
 # Picks -------------------------------------------------------------------------------
@@ -235,7 +234,7 @@ def save(db: Database, referee_id: int | None, squad_id: int | None, *, player_i
             if old is None:
                 raise RuleError(None, battles.NO_SQUAD, id=str(squad_id))
             if version is not None and version != old["version"]:
-                raise Stale(old)
+                raise Conflict(old)
             seq = old["version"] + 1
             db.execute(
                 "UPDATE berserk_squads SET player_id = :player_id, name = :name, deck = :deck, "

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
+from referee.errors import Conflict
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from referee.games.berserk import squads as service
@@ -201,7 +202,7 @@ def _save(squad_id: int | None):
                              deck=draft["deck"], seat=draft["seat"],
                              chosen=service.picks_from_tokens(draft["tokens"]),
                              settings=settings, version=draft["version"])
-    except service.Stale as err:
+    except Conflict as err:
         view, _ = builder(draft_of(err.fresh), settings=battles.read_settings(
             err.fresh["settings"]), notice=gettext(STALE))
         return render_template("berserk/squad.html", **view), 409

@@ -30,11 +30,10 @@ from referee.store import players as rows
 
 KIND = NAME
 DUEL, DUEL_UNDO = "duel", "duel_undo"  # kinds of the player events
-Stale = Conflict  # the one "someone else was first" error (HTTP 409)
 
 NO_PLAYER = N_("No player %(id)s: they may have been removed; reload the list.")
 
-__all__ = ["CANCELLED", "DUEL", "DUEL_UNDO", "DuelView", "Stale", "check_start", "for_player",
+__all__ = ["CANCELLED", "DUEL", "DUEL_UNDO", "DuelView", "check_start", "for_player",
            "load", "recent", "record", "start", "surrendered", "undo", "views"]
 
 

@@ -11,6 +11,7 @@ from referee.api.core import player_json
 from referee.api.models import Undo
 from referee.api.registry import ApiBlueprint
 from referee.api.schemas import PlayerFilter
+from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.underworld import rules as uw
 from referee.games.underworld import service
@@ -133,9 +134,9 @@ def quick_fight(body: QuickFightIn):
     try:
         done = service.quick_fight(db, game_api.referee_id(), body.player, bonuses,
                                    body.strength, body.version, reason)
-    except service.PlayerStale as err:
-        return game_api.stale_answer({"player": player_json(err.row)}, STALE_LEVEL,
-                                     player=err.row["character"])
+    except Conflict as err:
+        return game_api.stale_answer({"player": player_json(err.fresh)}, STALE_LEVEL,
+                                     player=err.fresh["character"])
     r = done.fight
     return jsonify({"outcome": r.outcome, "score": r.player_score, "strength": r.monster_score,
                     "level_before": r.level_before, "level": r.level,

@@ -220,7 +220,6 @@ def listing(db: Database, player_id: int | None = None) -> list[dict]:
 # Quick fight ------------------------------------------------------------------------------
 
 
-PlayerStale = Conflict  # the sheet changed since the quick fight was read
 
 
 @dataclass(frozen=True)
@@ -277,18 +276,18 @@ def quick_fight(db: Database, referee_id: int | None, player_id: object, bonuses
     """U7–U8 from numbers alone on a registry player's level, as a normal level event.
 
     The fight is scored against the level the referee saw: if the sheet changed since
-    (``version``), PlayerStale carries the fresh row and nothing is written."""
+    (``version``), Conflict carries the fresh row and nothing is written."""
     plus, against = parse_bonuses(bonuses), parse_strength(strength)
     row = _player_row(db, player_id)
     if version is not None and version != row["version"]:
-        raise PlayerStale(row)
+        raise Conflict(row)
     result = uw.quick_fight(row["level"], plus, against)
     if result.level == row["level"]:
         return QuickResult(result, row, None)
 
     def rule(sheet):
         if sheet.level != row["level"]:  # changed between the read and the write lock
-            raise PlayerStale(rows.get(db, row["id"]))
+            raise Conflict(rows.get(db, row["id"]))
         return stats.adjust(sheet, {"level": result.level - sheet.level})
 
     saved = player_service.change_sheet(db, referee_id, row["id"], "adjust", rule, reason)

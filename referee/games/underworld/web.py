@@ -10,6 +10,7 @@ from flask_babel import gettext
 from sqlite_utils import Database
 from werkzeug.datastructures import MultiDict
 
+from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.underworld import rules as uw
 from referee.games.underworld import service
@@ -314,9 +315,9 @@ def quick_settle():
         done = service.quick_fight(get_db(), current_referee()["id"], player_id,
                                    form.get("bonuses", ""), form.get("strength", ""),
                                    form_version(), fight)
-    except service.PlayerStale as err:
+    except Conflict as err:
         view = quick_view(player_id, **keep,
-                          notice=gettext(STALE_LEVEL, player=err.row["character"]))
+                          notice=gettext(STALE_LEVEL, player=err.fresh["character"]))
         return render_template("underworld/quick.html", **view), 409
     except RuleError as err:
         view = quick_view(player_id, **keep, error=rule_message(err))
