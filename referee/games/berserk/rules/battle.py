@@ -20,6 +20,8 @@ from referee.rules import N_, RuleError
 
 PLAYERS = ("a", "b")
 WOUND_LIMIT = 99
+UNKNOWN_ACTION = N_("Unknown action; enter a modification, an end of effects, a strike, "
+                    "wounds, a tap or an untap.")
 
 
 @dataclass(frozen=True)
@@ -56,18 +58,24 @@ class Battle:
 
 
 @dataclass(frozen=True)
-class Modify:
-    """An effect changes a creature's properties or elements (B6, B9)."""
+class _OnCreature:
+    """An action on one living creature (every action but a strike): ``creature`` is its
+    id, "a1", "b2", …"""
 
     creature: str
+
+
+@dataclass(frozen=True)
+class Modify(_OnCreature):
+    """An effect changes a creature's properties or elements (B6, B9)."""
+
     modification: Modification
 
 
 @dataclass(frozen=True)
-class EndEffects:
+class EndEffects(_OnCreature):
     """The effects one source put on a creature end (B7: only that very source's)."""
 
-    creature: str
     source: str
 
 
@@ -91,25 +99,20 @@ class Strike:
 
 
 @dataclass(frozen=True)
-class Wound:
+class Wound(_OnCreature):
     """Wounds from anything but a simple strike, e.g. a card's ability (B10)."""
 
-    creature: str
     amount: int
 
 
 @dataclass(frozen=True)
-class Tap:
+class Tap(_OnCreature):
     """The creature is tapped (turned), e.g. by an effect (B11)."""
-
-    creature: str
 
 
 @dataclass(frozen=True)
-class Untap:
+class Untap(_OnCreature):
     """The creature is open again (B11)."""
-
-    creature: str
 
 
 Action = Modify | EndEffects | Strike | Wound | Tap | Untap
@@ -258,38 +261,35 @@ def apply(state: Battle, action: object) -> Battle:
                     tapped=a.tapped or state.settings.strike_taps_attacker)
         t = replace(t, wounds=t.wounds + out.wounds_to_target)
         return _put(state, a, t, last=out)
+    if not isinstance(action, _OnCreature):
+        raise RuleError("B7", UNKNOWN_ACTION)
+    c = _living(state, action.creature)
     if isinstance(action, Modify):
-        c = _living(state, action.creature)
         check_mod(c.card, action.modification)
         # B10: lowering lives below the wounds kills at once; `dead` follows by itself.
         return _put(state, replace(c, mods=(*c.mods, action.modification)))
     if isinstance(action, EndEffects):
-        return _put(state, _end_effects(state, action))
+        return _put(state, _end_effects(c, action))
     if isinstance(action, Wound):
-        c = _living(state, action.creature)
         n = action.amount
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= WOUND_LIMIT:
             raise RuleError("B10", N_("Wounds must be a whole number from 1 to %(limit)s, "
                                       "not %(value)s."), limit=WOUND_LIMIT, value=str(n)[:20])
         return _put(state, replace(c, wounds=c.wounds + n))
     if isinstance(action, Tap):
-        c = _living(state, action.creature)
         if c.tapped:
             raise RuleError("B11", N_("%(creature)s is already tapped; untap it or choose "
                                       "another creature."), creature=c.id)
         return _put(state, replace(c, tapped=True))
     if isinstance(action, Untap):
-        c = _living(state, action.creature)
         if not c.tapped:
             raise RuleError("B11", N_("%(creature)s is already open; tap it or choose "
                                       "another creature."), creature=c.id)
         return _put(state, replace(c, tapped=False))
-    raise RuleError("B7", N_("Unknown action; enter a modification, an end of effects, a "
-                             "strike, wounds, a tap or an untap."))
+    raise RuleError("B7", UNKNOWN_ACTION)
 
 
-def _end_effects(state: Battle, action: EndEffects) -> Creature:
-    c = _living(state, action.creature)
+def _end_effects(c: Creature, action: EndEffects) -> Creature:
     sources = sorted({m.source for m in c.mods if m.source})
     if not isinstance(action.source, str) or action.source not in sources:
         if not sources:

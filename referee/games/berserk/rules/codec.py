@@ -18,21 +18,7 @@ from __future__ import annotations
 from dataclasses import MISSING, fields
 from typing import Any
 
-from referee.games.berserk.rules.battle import (
-    PLAYERS,
-    Action,
-    Battle,
-    Creature,
-    EndEffects,
-    Modify,
-    Strike,
-    Tap,
-    Untap,
-    Wound,
-    allowed,
-    living,
-    winner,
-)
+from referee.games.berserk.rules import battle
 from referee.games.berserk.rules.cards import (
     FormatError,
     card_from_dict,
@@ -45,17 +31,17 @@ from referee.games.berserk.rules.strike import Level, StrikeOutcome
 from referee.rules import RuleError
 
 ACTION_TYPES: dict[str, type] = {
-    "modify": Modify,
-    "end_effects": EndEffects,
-    "strike": Strike,
-    "wound": Wound,
-    "tap": Tap,
-    "untap": Untap,
+    "modify": battle.Modify,
+    "end_effects": battle.EndEffects,
+    "strike": battle.Strike,
+    "wound": battle.Wound,
+    "tap": battle.Tap,
+    "untap": battle.Untap,
 }
 _TYPE_NAMES = {cls: name for name, cls in ACTION_TYPES.items()}
 
 
-def action_to_dict(action: Action) -> dict[str, Any]:
+def action_to_dict(action: battle.Action) -> dict[str, Any]:
     """A JSON-friendly dict for one action."""
     name = _TYPE_NAMES.get(type(action))
     if name is None:
@@ -67,7 +53,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
     return d
 
 
-def action_from_dict(d: Any) -> Action:
+def action_from_dict(d: Any) -> battle.Action:
     """Rebuild an action from ``action_to_dict``; ValueError on a malformed dict."""
     if not isinstance(d, dict) or not isinstance(d.get("type"), str) or (
             d["type"] not in ACTION_TYPES):
@@ -116,7 +102,7 @@ def outcome_from_dict(d: dict[str, Any]) -> StrikeOutcome:
     return StrikeOutcome(**values)
 
 
-def creature_to_dict(c: Creature) -> dict[str, Any]:
+def creature_to_dict(c: battle.Creature) -> dict[str, Any]:
     props = c.props
     return {
         "id": c.id, "owner": c.owner, "card": card_to_dict(c.card),
@@ -126,19 +112,20 @@ def creature_to_dict(c: Creature) -> dict[str, Any]:
     }
 
 
-def state_to_dict(state: Battle) -> dict[str, Any]:
+def state_to_dict(state: battle.Battle) -> dict[str, Any]:
     """The whole battle for the API: every creature with its effective properties."""
     return {
         "settings": settings_to_dict(state.settings),
         "creatures": [creature_to_dict(c) for c in state.creatures],
-        "living": {owner: [c.id for c in living(state, owner)] for owner in PLAYERS},
-        "winner": winner(state),
-        "allowed": {cid: list(kinds) for cid, kinds in allowed(state).items()},
+        "living": {owner: [c.id for c in battle.living(state, owner)]
+                   for owner in battle.PLAYERS},
+        "winner": battle.winner(state),
+        "allowed": {cid: list(kinds) for cid, kinds in battle.allowed(state).items()},
         "last_strike": outcome_to_dict(state.last_strike) if state.last_strike else None,
     }
 
 
-def state_from_dict(d: Any) -> Battle:
+def state_from_dict(d: Any) -> battle.Battle:
     """Rebuild a battle from ``state_to_dict`` (derived keys are ignored)."""
     if not isinstance(d, dict) or not isinstance(d.get("creatures"), list):
         raise FormatError("a battle needs a list of 'creatures'")
@@ -147,17 +134,18 @@ def state_from_dict(d: Any) -> Battle:
         if len({c.id for c in creatures}) != len(creatures):
             raise FormatError("creature ids must be different")
         last = d.get("last_strike")
-        return Battle(creatures=creatures, settings=settings_from_dict(d.get("settings", {})),
-                      last_strike=outcome_from_dict(last) if last else None)
+        return battle.Battle(creatures=creatures,
+                             settings=settings_from_dict(d.get("settings", {})),
+                             last_strike=outcome_from_dict(last) if last else None)
     except (KeyError, TypeError, AttributeError) as e:
         raise FormatError(f"malformed battle: {e}") from None
 
 
-def _creature_from_dict(c: dict[str, Any]) -> Creature:
-    creature = Creature(id=c["id"], owner=c["owner"], card=card_from_dict(c["card"]),
-                        mods=tuple(mod_from_dict(m) for m in c.get("mods", [])),
-                        wounds=c.get("wounds", 0), tapped=c.get("tapped", False))
-    if not isinstance(creature.id, str) or creature.owner not in PLAYERS:
+def _creature_from_dict(c: dict[str, Any]) -> battle.Creature:
+    creature = battle.Creature(id=c["id"], owner=c["owner"], card=card_from_dict(c["card"]),
+                               mods=tuple(mod_from_dict(m) for m in c.get("mods", [])),
+                               wounds=c.get("wounds", 0), tapped=c.get("tapped", False))
+    if not isinstance(creature.id, str) or creature.owner not in battle.PLAYERS:
         raise FormatError(f"creature {creature.id!r}: bad id or owner")
     w = creature.wounds
     if isinstance(w, bool) or not isinstance(w, int) or w < 0:

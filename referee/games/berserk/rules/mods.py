@@ -73,27 +73,26 @@ class Halve:
 
 
 @dataclass(frozen=True)
-class GainElement:
+class _ElementChange:
+    """B9: an effect on one ``element`` of the card; each kind below says which."""
+
+    element: Element
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class GainElement(_ElementChange):
     """B9: the card keeps its other elements."""
 
-    element: Element
-    source: str = ""
-
 
 @dataclass(frozen=True)
-class BecomeElement:
+class BecomeElement(_ElementChange):
     """B9: the card loses all other elements."""
 
-    element: Element
-    source: str = ""
-
 
 @dataclass(frozen=True)
-class LoseElement:
+class LoseElement(_ElementChange):
     """B9: losing the last element makes the card Neutral."""
-
-    element: Element
-    source: str = ""
 
 
 Modification = Overwrite | AddLives | Halve | GainElement | BecomeElement | LoseElement

@@ -8,72 +8,60 @@ notation and are written back as canonical codes.
 from __future__ import annotations
 
 from referee.games.duel.rules import model as m
-from referee.games.duel.rules.model import (
-    Action,
-    Duelist,
-    DuelState,
-    Extension,
-    Play,
-    PlayRecord,
-    Result,
-    Round,
-    RoundRecord,
-    is_blank,
-)
 from referee.rules import RuleError
 from referee.rules.cards import parse_card
 
 
 def _play_to_dict(play: object) -> dict[str, object]:
-    if not isinstance(play, Play) or is_blank(play.table):
+    if not isinstance(play, m.Play) or m.is_blank(play.table):
         raise RuleError("D6", m.ROUND_SHAPE)
-    hand = None if is_blank(play.hand) else parse_card(play.hand).code
+    hand = None if m.is_blank(play.hand) else parse_card(play.hand).code
     return {"table": parse_card(play.table).code, "hand": hand, "tokens": play.tokens}
 
 
-def action_to_dict(action: Action) -> dict[str, object]:
+def action_to_dict(action: m.Action) -> dict[str, object]:
     """The JSON form of an action, cards as canonical codes."""
-    if isinstance(action, Round):
+    if isinstance(action, m.Round):
         return {"type": "round", "a": _play_to_dict(action.a), "b": _play_to_dict(action.b)}
-    if isinstance(action, Extension):
+    if isinstance(action, m.Extension):
         return {"type": "extension", "a": action.a, "b": action.b}
     raise RuleError("D6", m.ACTION_SHAPE)
 
 
-def _play_from_dict(data: object) -> Play:
-    if not isinstance(data, dict) or is_blank(data.get("table")):
+def _play_from_dict(data: object) -> m.Play:
+    if not isinstance(data, dict) or m.is_blank(data.get("table")):
         raise RuleError("D6", m.ROUND_SHAPE)
     hand = data.get("hand")
     tokens = data.get("tokens", 0)
     if type(tokens) is not int or tokens < 0:  # D8: bool and 2.0 are not token counts
         raise RuleError("D8", m.TOKENS_WHOLE)
-    return Play(
+    return m.Play(
         table=parse_card(data["table"]).code,
-        hand=None if is_blank(hand) else parse_card(hand).code,
+        hand=None if m.is_blank(hand) else parse_card(hand).code,
         tokens=tokens,
     )
 
 
-def action_from_dict(data: object) -> Action:
+def action_from_dict(data: object) -> m.Action:
     """Read an action from JSON; RuleError names the closest rule when it is malformed."""
     if not isinstance(data, dict):
         raise RuleError("D6", m.ACTION_SHAPE)
     kind = data.get("type")
     if kind == "round":
-        return Round(a=_play_from_dict(data.get("a")), b=_play_from_dict(data.get("b")))
+        return m.Round(a=_play_from_dict(data.get("a")), b=_play_from_dict(data.get("b")))
     if kind == "extension":
         a, b = data.get("a"), data.get("b")
         if not isinstance(a, bool) or not isinstance(b, bool):
             raise RuleError("D12", m.EXTENSION_SHAPE)
-        return Extension(a=a, b=b)
+        return m.Extension(a=a, b=b)
     raise RuleError("D6", m.ACTION_SHAPE)
 
 
-def _laid_to_dict(laid: PlayRecord) -> dict[str, object]:
+def _laid_to_dict(laid: m.PlayRecord) -> dict[str, object]:
     return {"table": laid.table, "hand": laid.hand, "tokens": laid.tokens, "total": laid.total}
 
 
-def round_to_dict(record: RoundRecord) -> dict[str, object]:
+def round_to_dict(record: m.RoundRecord) -> dict[str, object]:
     """One played round as the API shows it."""
     return {
         "n": record.n,
@@ -83,11 +71,11 @@ def round_to_dict(record: RoundRecord) -> dict[str, object]:
     }
 
 
-def _result_to_dict(result: Result | None) -> dict[str, object] | None:
+def _result_to_dict(result: m.Result | None) -> dict[str, object] | None:
     return None if result is None else {"winner": result.winner, "reason": result.reason}
 
 
-def state_to_dict(state: DuelState) -> dict[str, object]:
+def state_to_dict(state: m.DuelState) -> dict[str, object]:
     """The API body of a duel; the web layer adds id, version and the player ids."""
     return {
         "status": state.status,
@@ -96,7 +84,7 @@ def state_to_dict(state: DuelState) -> dict[str, object]:
     }
 
 
-def record_to_dict(state: DuelState) -> dict[str, object]:
+def record_to_dict(state: m.DuelState) -> dict[str, object]:
     """The full D14 record: duelists, rounds, cartridges paid, HP changes, the result."""
     duelists = {}
     for key, side in (("a", state.a), ("b", state.b)):
@@ -124,7 +112,7 @@ def record_to_dict(state: DuelState) -> dict[str, object]:
 _DUELIST_FIELDS = ("player", "hp", "chance", "chance_max", "cartridges", "duel_deck", "suit")
 
 
-def duelist_to_dict(duelist: Duelist) -> dict[str, object]:
+def duelist_to_dict(duelist: m.Duelist) -> dict[str, object]:
     """A start snapshot as JSON, so a stored duel can be replayed from it."""
     data: dict[str, object] = {name: getattr(duelist, name) for name in _DUELIST_FIELDS}
     data["duel_deck"] = list(duelist.duel_deck)
@@ -133,7 +121,7 @@ def duelist_to_dict(duelist: Duelist) -> dict[str, object]:
     return data
 
 
-def duelist_from_dict(data: object) -> Duelist:
+def duelist_from_dict(data: object) -> m.Duelist:
     """Read a start snapshot; ``start`` checks the values themselves (D1, D4)."""
     if not isinstance(data, dict) or any(name not in data for name in _DUELIST_FIELDS):
         player = data.get("name") or data.get("player") if isinstance(data, dict) else ""
@@ -141,7 +129,7 @@ def duelist_from_dict(data: object) -> Duelist:
     deck = data["duel_deck"]
     if not isinstance(deck, list | tuple):
         raise RuleError("D1", m.DECK_SHAPE, player=str(data.get("name") or data["player"]))
-    return Duelist(
+    return m.Duelist(
         player=data["player"],
         hp=data["hp"],
         chance=data["chance"],

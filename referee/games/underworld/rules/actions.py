@@ -13,121 +13,110 @@ from referee.rules import N_, RuleError
 
 
 @dataclass(frozen=True)
-class Draw:
-    """U5: the active player steps into the castle and turns over ``code``."""
+class _Action:
+    """Every action: ``kind`` names it in JSON, ``rule`` is cited when its fields are wrong."""
 
-    code: str
-    kind: ClassVar[str] = "draw"
-    rule: ClassVar[str] = "U5"
+    kind: ClassVar[str]
+    rule: ClassVar[str]
+
+    def __init_subclass__(cls, *, kind: str, rule: str) -> None:
+        super().__init_subclass__()
+        cls.kind, cls.rule = kind, rule
 
 
 @dataclass(frozen=True)
-class PlayCard:
+class Draw(_Action, kind="draw", rule="U5"):
+    """U5: the active player steps into the castle and turns over ``code``."""
+
+    code: str
+
+
+@dataclass(frozen=True)
+class PlayCard(_Action, kind="play", rule="U10"):
     """U10: ``player`` plays ``code`` from the inventory; an item may name the item of
     its type in play that it ``replaces`` (the old one is discarded)."""
 
     player: str
     code: str
     replaces: str = ""
-    kind: ClassVar[str] = "play"
-    rule: ClassVar[str] = "U10"
 
 
 @dataclass(frozen=True)
-class OfferHelp:
+class OfferHelp(_Action, kind="offer_help", rule="U11"):
     """U11: ``helper`` offers to help ``fighter`` in the pending fight for ``reward``."""
 
     helper: str
     fighter: str
     reward: str
-    kind: ClassVar[str] = "offer_help"
-    rule: ClassVar[str] = "U11"
 
 
 @dataclass(frozen=True)
-class AnswerHelp:
+class AnswerHelp(_Action, kind="answer_help", rule="U11"):
     """U11: the fighter accepts or refuses ``helper``'s offer."""
 
     helper: str
     accept: bool
-    kind: ClassVar[str] = "answer_help"
-    rule: ClassVar[str] = "U11"
 
 
 @dataclass(frozen=True)
-class Summon:
+class Summon(_Action, kind="summon", rule="U12"):
     """U12: ``player`` uses the Summoning skill ``skill`` on the monster just met
     (``monster`` empty) or on ``monster`` from their inventory."""
 
     player: str
     skill: str
     monster: str = ""
-    kind: ClassVar[str] = "summon"
-    rule: ClassVar[str] = "U12"
 
 
 @dataclass(frozen=True)
-class PowerUp:
+class PowerUp(_Action, kind="power_up", rule="U14"):
     """U14: ``player`` powers the characteristic ability, discarding ``discards``."""
 
     player: str
     discards: tuple[str, ...]
-    kind: ClassVar[str] = "power_up"
-    rule: ClassVar[str] = "U14"
 
 
 @dataclass(frozen=True)
-class AdjustMonster:
+class AdjustMonster(_Action, kind="adjust_monster", rule="U7"):
     """U7: a card's text changes the monster's score by ``amount``."""
 
     amount: int
     card: str = ""
-    kind: ClassVar[str] = "adjust_monster"
-    rule: ClassVar[str] = "U7"
 
 
 @dataclass(frozen=True)
-class Fight:
+class Fight(_Action, kind="fight", rule="U7"):
     """U7/U8/U13: compare the scores of the pending fight and settle it."""
 
-    kind: ClassVar[str] = "fight"
-    rule: ClassVar[str] = "U7"
-
 
 @dataclass(frozen=True)
-class Challenge:
+class Challenge(_Action, kind="challenge", rule="U13"):
     """U13/U17: ``challenger`` fights ``defender`` (from an event, or in the play-off)."""
 
     challenger: str
     defender: str
-    kind: ClassVar[str] = "challenge"
-    rule: ClassVar[str] = "U13"
 
 
 @dataclass(frozen=True)
-class EventLevel:
+class EventLevel(_Action, kind="event_level", rule="U5"):
     """U5: the event being followed changes ``player``'s level by ``delta``."""
 
     player: str
     delta: int
-    kind: ClassVar[str] = "event_level"
-    rule: ClassVar[str] = "U5"
 
 
 @dataclass(frozen=True)
-class EventDiscard:
+class EventDiscard(_Action, kind="event_discard", rule="U5"):
     """U5: the event being followed makes ``player`` discard ``code`` from the inventory,
     or from the play area when ``in_play``."""
 
     player: str
     code: str
     in_play: bool = False
-    kind: ClassVar[str] = "event_discard"
-    rule: ClassVar[str] = "U5"
 
 
 @dataclass(frozen=True)
-class EventGive:
+class EventGive(_Action, kind="event_give", rule="U5"):
     """U5: the event being followed makes ``giver`` hand ``code`` (from the inventory, or
     from the play area when ``in_play``) to ``receiver``'s inventory, nothing in return."""
 
@@ -135,81 +124,59 @@ class EventGive:
     receiver: str
     code: str
     in_play: bool = False
-    kind: ClassVar[str] = "event_give"
-    rule: ClassVar[str] = "U5"
 
 
 @dataclass(frozen=True)
-class EventDraw:
+class EventDraw(_Action, kind="event_draw", rule="U5"):
     """U5: the event being followed gives the active player one more castle card,
     ``code``, into the inventory (no step is taken)."""
 
     code: str
-    kind: ClassVar[str] = "event_draw"
-    rule: ClassVar[str] = "U5"
 
 
 @dataclass(frozen=True)
-class EventNoSecondStep:
+class EventNoSecondStep(_Action, kind="event_no_second_step", rule="U6"):
     """U6: the event being followed ends the active player's steps: no second step this
     turn."""
 
-    kind: ClassVar[str] = "event_no_second_step"
-    rule: ClassVar[str] = "U6"
-
 
 @dataclass(frozen=True)
-class EventDone:
+class EventDone(_Action, kind="event_done", rule="U5"):
     """U5: the event has been followed; its card is discarded and the step ends."""
 
-    kind: ClassVar[str] = "event_done"
-    rule: ClassVar[str] = "U5"
-
 
 @dataclass(frozen=True)
-class ChangeClass:
+class ChangeClass(_Action, kind="change_class", rule="U9"):
     """U9: after two wins in a row the player drew ``code`` from the class deck."""
 
     code: str
-    kind: ClassVar[str] = "change_class"
-    rule: ClassVar[str] = "U9"
 
 
 @dataclass(frozen=True)
-class KeepClass:
+class KeepClass(_Action, kind="keep_class", rule="U9"):
     """U9: the player declines to draw a class card."""
 
-    kind: ClassVar[str] = "keep_class"
-    rule: ClassVar[str] = "U9"
-
 
 @dataclass(frozen=True)
-class EndTurn:
+class EndTurn(_Action, kind="end_turn", rule="U6"):
     """U6: the active player takes no further step."""
 
-    kind: ClassVar[str] = "end_turn"
-    rule: ClassVar[str] = "U6"
-
 
 @dataclass(frozen=True)
-class Discard:
+class Discard(_Action, kind="discard", rule="U15"):
     """U15: the active player discards ``codes`` to keep 4 inventory cards."""
 
     codes: tuple[str, ...]
-    kind: ClassVar[str] = "discard"
-    rule: ClassVar[str] = "U15"
 
 
 @dataclass(frozen=True)
-class Trade:
+class Trade(_Action, kind="trade", rule="U10"):
     """U10: ``player`` gives ``gives`` and takes ``takes`` from ``partner``'s inventory."""
 
     player: str
     partner: str
     gives: tuple[str, ...]
     takes: tuple[str, ...]
-    kind: ClassVar[str] = "trade"
-    rule: ClassVar[str] = "U10"
 
 
 Action = (Draw | PlayCard | OfferHelp | AnswerHelp | Summon | PowerUp | AdjustMonster | Fight

@@ -46,19 +46,23 @@ class CardError(RuleError, ValueError):
 
 
 @dataclass(frozen=True)
-class Monster:
+class _Named:
+    """What every card has (U3): its ``code`` and its name in each language. A card's own
+    fields follow these three, so cards are also built positionally in that order."""
+
     code: str
     name_en: str
     name_ru: str
+
+
+@dataclass(frozen=True)
+class Monster(_Named):
     strength: int
     kind: ClassVar[str] = "monster"
 
 
 @dataclass(frozen=True)
-class Item:
-    code: str
-    name_en: str
-    name_ru: str
+class Item(_Named):
     item_type: str
     bonus: int
     magic: bool = False
@@ -67,10 +71,7 @@ class Item:
 
 
 @dataclass(frozen=True)
-class Skill:
-    code: str
-    name_en: str
-    name_ru: str
+class Skill(_Named):
     bonus: int
     duration: str = "lasting"
     magic: bool = False
@@ -79,10 +80,7 @@ class Skill:
 
 
 @dataclass(frozen=True)
-class Event:
-    code: str
-    name_en: str
-    name_ru: str
+class Event(_Named):
     text_en: str = ""
     text_ru: str = ""
     challenge: bool = False
@@ -90,10 +88,7 @@ class Event:
 
 
 @dataclass(frozen=True)
-class ClassCard:
-    code: str
-    name_en: str
-    name_ru: str
+class ClassCard(_Named):
     two_weapons: bool = False
     magic: bool = False
     ability_cost: int = 0

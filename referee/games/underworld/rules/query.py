@@ -8,24 +8,7 @@ from itertools import combinations
 
 from referee.rules import RuleError
 
-from .actions import (
-    Action,
-    AnswerHelp,
-    Challenge,
-    ChangeClass,
-    Discard,
-    Draw,
-    EndTurn,
-    EventDone,
-    EventDraw,
-    EventNoSecondStep,
-    Fight,
-    KeepClass,
-    OfferHelp,
-    PlayCard,
-    PowerUp,
-    Summon,
-)
+from . import actions as act
 from .cards import Item, Monster, Skill, card_to_dict
 from .engine import apply, can_draw
 from .fight import breakdown_to_dict, fight_breakdown
@@ -72,7 +55,7 @@ def awaiting(state: State) -> Awaiting:
         winner=state.winner)
 
 
-def _ok(state: State, action: Action) -> bool:
+def _ok(state: State, action: act.Action) -> bool:
     try:
         apply(state, action)
     except RuleError:
@@ -80,72 +63,72 @@ def _ok(state: State, action: Action) -> bool:
     return True
 
 
-def _preparing(state: State, pid: str) -> list[Action]:
+def _preparing(state: State, pid: str) -> list[act.Action]:
     p = next(q for q in state.players if q.id == pid)
-    out: list[Action] = []
+    out: list[act.Action] = []
     for code in sorted(set(p.inventory)):
         card = card_of(state, code)
         if isinstance(card, Item | Skill):
-            out.append(PlayCard(pid, code))
+            out.append(act.PlayCard(pid, code))
         if isinstance(card, Item):
-            out += [PlayCard(pid, code, old) for old in sorted(set(p.play_area))
+            out += [act.PlayCard(pid, code, old) for old in sorted(set(p.play_area))
                     if getattr(card_of(state, old), "item_type", "") == card.item_type]
     klass = class_of(state, p)
     if klass and klass.ability_cost and not p.ability_used:
-        out += [PowerUp(pid, combo)
+        out += [act.PowerUp(pid, combo)
                 for combo in sorted(set(combinations(sorted(p.inventory), klass.ability_cost)))]
     monsters = sorted({c for c in p.inventory if isinstance(card_of(state, c), Monster)})
     for skill in sorted(set(p.inventory + p.play_area)):
         card = card_of(state, skill)
         if isinstance(card, Skill) and card.summoning:
-            out += [Summon(pid, skill)] + [Summon(pid, skill, m) for m in monsters]
+            out += [act.Summon(pid, skill)] + [act.Summon(pid, skill, m) for m in monsters]
     return out
 
 
-def legal_actions(state: State) -> tuple[Action, ...]:
+def legal_actions(state: State) -> tuple[act.Action, ...]:
     """Every concrete action ``apply`` accepts now, except the open-ended ones (Trade,
     AdjustMonster, EventLevel, EventDiscard, EventGive: see ``allowed``). Draw and EventDraw
     list each code left in the castle."""
     phase, me, enc = state.phase, active_player(state), state.encounter
     ids = [p.id for p in state.players]
-    out: list[Action] = []
+    out: list[act.Action] = []
     if phase in ("draw", "step_over"):
-        out += [Draw(c) for c in sorted(set(state.castle or state.discard))]
-        out.append(EndTurn())
+        out += [act.Draw(c) for c in sorted(set(state.castle or state.discard))]
+        out.append(act.EndTurn())
     for pid in ids:
         if may_prepare(state, pid):
             out += _preparing(state, pid)
     if enc is not None and phase in FIGHTING:
-        out.append(Fight())
+        out.append(act.Fight())
         asked = {o.helper for o in enc.offers}
         for side in sides(enc):
             p = next(q for q in state.players if q.id == side)
             for helper in ids:
                 if helper not in sides(enc) and helper not in asked:
-                    out += [OfferHelp(helper, side, r)
+                    out += [act.OfferHelp(helper, side, r)
                             for r in sorted(set(p.inventory + p.play_area))]
         for o in enc.offers:
             if not o.accepted:
-                out += [AnswerHelp(o.helper, True), AnswerHelp(o.helper, False)]
+                out += [act.AnswerHelp(o.helper, True), act.AnswerHelp(o.helper, False)]
     if phase == "event":
-        out.append(EventDone())
-        out += [Challenge(a, b) for a in ids for b in ids if a != b]
-        out += [EventDraw(c) for c in sorted(set(state.castle or state.discard))]
-        out.append(EventNoSecondStep())
+        out.append(act.EventDone())
+        out += [act.Challenge(a, b) for a in ids for b in ids if a != b]
+        out += [act.EventDraw(c) for c in sorted(set(state.castle or state.discard))]
+        out.append(act.EventNoSecondStep())
     if phase == "playoff":
-        out += [Challenge(me.id, p.id) for p in state.players if p.level == MAX_LEVEL]
+        out += [act.Challenge(me.id, p.id) for p in state.players if p.level == MAX_LEVEL]
     if phase == "class_change":
-        out += [KeepClass()] + [ChangeClass(c) for c in sorted(set(state.class_deck))]
+        out += [act.KeepClass()] + [act.ChangeClass(c) for c in sorted(set(state.class_deck))]
     if phase == "cleanup":
         excess = len(me.inventory) - INVENTORY
-        out += [Discard(combo) for combo in sorted(set(combinations(sorted(me.inventory),
+        out += [act.Discard(combo) for combo in sorted(set(combinations(sorted(me.inventory),
                                                                     excess)))]
     return tuple(a for a in out if _ok(state, a))
 
 
-def actor(state: State, action: Action) -> str:
+def actor(state: State, action: act.Action) -> str:
     """Who takes ``action`` ("" for what the referee enters or confirms)."""
-    if isinstance(action, AnswerHelp):  # U11: the fighter answers
+    if isinstance(action, act.AnswerHelp):  # U11: the fighter answers
         offers = state.encounter.offers if state.encounter else ()
         return next((o.fighter for o in offers if o.helper == action.helper), "")
     if action.kind in ("fight", "adjust_monster", "event_level", "event_discard",
