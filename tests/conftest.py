@@ -15,6 +15,7 @@ from referee import store
 from referee.accounts.web import add_referee
 from referee.app import create_app
 from referee.players import service as player_service
+from referee.web.context import close_connections
 
 
 @pytest.fixture
@@ -30,8 +31,10 @@ def db_path(tmp_path):
 
 @pytest.fixture
 def app(db_path):
-    """The app on the fresh database."""
-    return create_app({"DATABASE": str(db_path), "TESTING": True})
+    """The app on the fresh database; its connections are closed after the test."""
+    app = create_app({"DATABASE": str(db_path), "TESTING": True})
+    yield app
+    close_connections(app)
 
 
 @pytest.fixture
