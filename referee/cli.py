@@ -58,7 +58,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_add_referee(args: argparse.Namespace) -> int:
     """Add a referee or organizer account."""
-    from referee.accounts.web import add_referee
+    from referee.accounts.service import add_referee
 
     db = store.init(_path(args))
     try:

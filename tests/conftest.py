@@ -12,7 +12,7 @@ import pytest
 pytest_plugins = ["tests.browser_fixtures"]
 
 from referee import store
-from referee.accounts.web import add_referee
+from referee.accounts.service import add_referee
 from referee.app import create_app
 from referee.players import service as player_service
 from referee.web.context import close_connections

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, g, jsonify, request, url_for
 from flask_babel import gettext
 
+from referee.accounts import service as accounts
 from referee.api.openapi import spec
 from referee.players import service
 from referee.rules import N_, RuleError
@@ -132,7 +133,7 @@ def token():
     if not isinstance(data, dict) or not isinstance(data.get("name"), str) \
             or not isinstance(data.get("password"), str):
         return error_response(gettext("Send a JSON object with name and password."), 400)
-    row = referees.authenticate(get_db(), data["name"], data["password"])
+    row = accounts.authenticate(get_db(), data["name"], data["password"])
     if row is None:
         return error_response(gettext("Wrong name or password."), 401)
     return jsonify({"token": referees.issue_token(get_db(), row["id"])})
