@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template, url_for
 from flask_babel import lazy_gettext
 
-from referee.store.db import fetch
+from referee.store import games as games_store
 from referee.web.context import get_db
 from referee.web.security import referee_required
 
@@ -32,8 +32,7 @@ def index():
     endpoints = set(current_app.view_functions)
     available = [(endpoint, title, text) for endpoint, title, text in GAMES
                  if endpoint in endpoints]
-    running = fetch(get_db(), "SELECT id, kind, title, updated_at FROM games "
-                              "WHERE status = 'in_progress' ORDER BY updated_at DESC LIMIT 20")
+    running = games_store.running(get_db(), limit=20)
     for game in running:
         # Each game blueprint names its screen `<kind>.show` with a `game_id`.
         endpoint = f"{game['kind']}.show"

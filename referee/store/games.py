@@ -88,3 +88,9 @@ def listing(db: Database, kind: str, player_id: int | None = None, limit: int = 
         SELECT g.* FROM games g JOIN game_players s ON s.game_id = g.id
         WHERE g.kind = ? AND s.player_id = ? ORDER BY g.id DESC LIMIT ?""",
                  [kind, player_id, limit])
+
+
+def running(db: Database, limit: int = 20) -> list[dict]:
+    """Games of every kind still in progress, the latest touched first."""
+    return fetch(db, "SELECT id, kind, title, updated_at FROM games "
+                     "WHERE status = 'in_progress' ORDER BY updated_at DESC LIMIT ?", [limit])
