@@ -6,6 +6,9 @@ them hashes a password or writes an account itself.
 
 from __future__ import annotations
 
+import functools
+import os
+
 from sqlite_utils import Database
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -15,22 +18,34 @@ from referee.store import events, referees, write
 NAME_LIMIT = 40
 PASSWORD_MIN = 4
 
+# Set to 1 by the test suite only: a hash that costs microseconds instead of scrypt's
+# half second, which would otherwise be most of the suite's time. The method is stored
+# in each hash, so hashes of either kind verify whatever the variable says.
+FAST_HASH_FOR_TESTS = "REFEREE_FAST_HASH_FOR_TESTS"
+FAST_METHOD = "pbkdf2:sha256:1"
+
+
+def _method() -> str:
+    return FAST_METHOD if os.environ.get(FAST_HASH_FOR_TESTS) == "1" else "scrypt"
+
 
 def hash_password(password: str) -> str:
     """A salted, slow hash (werkzeug's scrypt); the method is stored in the hash."""
-    return generate_password_hash(password)
+    return generate_password_hash(password, method=_method())
 
 
-# A fixed hash to compare against when the name is unknown, so a wrong name takes as
-# long as a wrong password and logins do not reveal which names exist.
-_DUMMY_HASH = hash_password("not-a-password")
+@functools.cache
+def _dummy_hash(method: str) -> str:
+    # Made on first use, not at import: every `referee` command would pay for it.
+    return generate_password_hash("not-a-password", method=method)
 
 
 def authenticate(db: Database, name: str, password: str) -> dict | None:
     """The active account with this name and password, or None."""
     row = referees.by_name(db, name or "")
     if row is None:
-        check_password_hash(_DUMMY_HASH, password or "")
+        # A wrong name takes as long as a wrong password: logins do not reveal names.
+        check_password_hash(_dummy_hash(_method()), password or "")
         return None
     if not check_password_hash(row["password_hash"], password or "") or not row["active"]:
         return None

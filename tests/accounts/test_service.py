@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from werkzeug.security import check_password_hash
 
 from referee.accounts import service as accounts
 from referee.rules import RuleError
@@ -56,3 +57,13 @@ def test_nobody_changes_their_own_account_or_a_missing_one(db, org_id):
     with pytest.raises(RuleError, match="at least 4"):
         accounts.reset_password(db, org_id + 100, "pw", by=org_id)
     assert accounts.set_active(db, org_id + 100, False, by=org_id) is None
+
+
+def test_production_hashes_with_scrypt_and_both_kinds_verify(monkeypatch):
+    fast = accounts.hash_password("pw12")
+    assert fast.startswith("pbkdf2:")  # the suite's cheap hash (conftest)
+    monkeypatch.delenv(accounts.FAST_HASH_FOR_TESTS)
+    slow = accounts.hash_password("pw12")
+    assert slow.startswith("scrypt:")
+    for stored in (fast, slow):
+        assert check_password_hash(stored, "pw12") and not check_password_hash(stored, "pw")
