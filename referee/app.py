@@ -55,8 +55,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     from referee.players import passport
     from referee.players import web as players
     from referee.printing import web as printing
-    from referee.web import errors, i18n, security
+    from referee.web import context, errors, i18n, security
 
+    context.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
     errors.init_app(app)

@@ -58,7 +58,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_add_referee(args: argparse.Namespace) -> int:
     """Add a referee or organizer account."""
-    from referee.accounts.web import add_referee
+    from referee.accounts.service import add_referee
 
     db = store.init(_path(args))
     try:
@@ -210,6 +210,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import waitress
 
     from referee.app import create_app
+    from referee.web.context import close_connections
 
     path = _path(args)
     address = lan_address() if args.host in ("0.0.0.0", "") else args.host
@@ -221,8 +222,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print("Referees: scan this to open it on your phone:")
     print(terminal_qr(public))
     sys.stdout.flush()
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                   ident="referee")
+    try:
+        waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
+                       ident="referee")
+    finally:
+        # The last connection to close checkpoints the WAL into the database file.
+        close_connections(app)
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from referee.accounts.web import add_referee
+from referee.accounts.service import add_referee
 from referee.games.duel import service as duels
 from referee.games.duel.rules import Play, Round
 from referee.players import service as players

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -11,27 +13,60 @@ import pytest
 
 pytest_plugins = ["tests.browser_fixtures"]
 
+# A cheap password hash instead of scrypt's half second a hash, for this process and the
+# servers it starts (tests/accounts/test_service.py checks production still uses scrypt).
+os.environ["REFEREE_FAST_HASH_FOR_TESTS"] = "1"
+
 from referee import store
-from referee.accounts.web import add_referee
+from referee.accounts.service import add_referee
 from referee.app import create_app
 from referee.players import service as player_service
+from referee.store import settings as settings_store
+from referee.web.context import close_connections
 
 
-@pytest.fixture
-def db_path(tmp_path):
-    """A fresh database file with a referee and an organizer."""
-    path = tmp_path / "referee.db"
+@pytest.fixture(scope="session")
+def _template_db(tmp_path_factory):
+    """A migrated database with a referee and an organizer, made once per test process."""
+    path = tmp_path_factory.mktemp("template") / "referee.db"
     db = store.init(path)
     add_referee(db, "ref", "ref-pass", False, by=None)
     add_referee(db, "org", "org-pass", True, by=None)
-    db.close()
+    db.close()  # the last connection checkpoints the WAL: the file alone is complete
     return path
 
 
 @pytest.fixture
-def app(db_path):
-    """The app on the fresh database."""
-    return create_app({"DATABASE": str(db_path), "TESTING": True})
+def db_path(tmp_path, _template_db):
+    """A fresh database file with a referee and an organizer (a copy of the template)."""
+    path = tmp_path / "referee.db"
+    shutil.copyfile(_template_db, path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def _shared_app(_template_db):
+    """One app per test process: building one (~110 routes to compile) costs ~0.2 s."""
+    return create_app({"DATABASE": str(_template_db), "TESTING": True})
+
+
+@pytest.fixture
+def app(_shared_app, db_path):
+    """The app on the fresh database, as create_app makes it for that file.
+
+    The process's one app is pointed at this test's file and gets its secret key; what
+    a test changes in the config is put back and its connections are closed after it.
+    """
+    app = _shared_app
+    saved = dict(app.config)
+    db = store.connect(db_path)
+    secret = settings_store.get(db, "secret_key")
+    db.close()
+    app.config.update(DATABASE=str(db_path), SECRET_KEY=secret)
+    yield app
+    close_connections(app)
+    app.config.clear()
+    app.config.update(saved)
 
 
 @pytest.fixture

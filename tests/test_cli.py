@@ -7,9 +7,9 @@ import sys
 import urllib.request
 
 from referee import store
+from referee.accounts.service import authenticate
 from referee.cli import main, terminal_qr
 from referee.games.duel import service as duels
-from referee.store import referees
 from tests.conftest import free_port, wait_for_port
 
 
@@ -19,7 +19,7 @@ def test_init_then_add_referee(tmp_path, capsys):
     assert main(["add-referee", "Vera", "--password", "pw12", "--organizer", "--db", path]) == 0
     assert "Added organizer Vera" in capsys.readouterr().out
     db = store.connect(path)
-    assert referees.authenticate(db, "vera", "pw12")["is_organizer"] == 1
+    assert authenticate(db, "vera", "pw12")["is_organizer"] == 1
     assert main(["add-referee", "VERA", "--password", "pw12", "--db", path]) == 2
     assert "already exists" in capsys.readouterr().err
 
@@ -36,7 +36,7 @@ def test_demo_loads_once_with_the_demo_login(tmp_path, capsys):
     assert main(["demo", "--db", path]) == 0
     db = store.connect(path)
     assert db["players"].count == 12
-    assert referees.authenticate(db, "demo", "demo") is not None
+    assert authenticate(db, "demo", "demo") is not None
     statuses = {r[0] for r in db.execute("SELECT status FROM players")}
     assert statuses == {"active", "heavy_wound", "dead"}
     # one finished duel (D11: won 2–1 on rounds)

@@ -75,3 +75,15 @@ def test_m005_adds_notes_to_a_log_that_already_has_events(tmp_path):
         [("adjust", "засада", None)]
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         db.execute("UPDATE events SET note = '{}'")
+
+
+def test_running_games_are_the_latest_touched_in_progress(db):
+    from referee.store import games
+
+    for title, status, at in [("old", "in_progress", "2026-01-01"),
+                              ("done", "finished", "2026-01-03"),
+                              ("new", "in_progress", "2026-01-02")]:
+        db.execute("INSERT INTO games (kind, title, setup, status, version, created_at, "
+                   "updated_at) VALUES ('coup', ?, '{}', ?, 0, 't', ?)", [title, status, at])
+    assert [g["title"] for g in games.running(db)] == ["new", "old"]
+    assert [g["title"] for g in games.running(db, limit=1)] == ["new"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import current_app, g, jsonify, request, url_for
 from flask_babel import gettext
 
+from referee.accounts import service as accounts
 from referee.api.models import SQLITE_MAX, Error
 from referee.api.openapi import document
 from referee.api.registry import ApiBlueprint
@@ -84,7 +85,7 @@ def _stats(body: Stats) -> dict:
 @bp.operation("post", "/token", {200: Token}, body=TokenRequest, public=True, errors=(400, 401))
 def token(body: TokenRequest):
     """Trade a referee's name and password for a bearer token."""
-    row = referees.authenticate(get_db(), body.name, body.password)
+    row = accounts.authenticate(get_db(), body.name, body.password)
     if row is None:
         return error_response(gettext("Wrong name or password."), 401)
     return jsonify({"token": referees.issue_token(get_db(), row["id"])})

@@ -9,9 +9,10 @@ from flask_babel import gettext
 
 from referee.games.hub import player_panels
 from referee.players import exporting, importing, service
+from referee.players import settings as event_settings
 from referee.rules import RuleError
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
-from referee.store import events, write
+from referee.store import events
 from referee.store import players as rows
 from referee.store import settings as settings_store
 from referee.web.context import current_referee, get_db, public_base
@@ -251,25 +252,12 @@ def settings():
     values = settings_store.get_all(db)
     error = message = None
     if request.method == "POST":
-        new = {k: request.form.get(k, "").strip() for k in settings_store.EDITABLE}
-        if not new["death_minutes"].isdigit() or int(new["death_minutes"]) > 24 * 60:
-            error = gettext("Minutes until death must be a whole number from 0 to 1440.")
-        elif new["public_url"] and not new["public_url"].startswith(("http://", "https://")):
-            error = gettext("The public URL must start with http:// or https://.")
-        elif len(new["event_name"]) > 120:
-            error = gettext("The event name is longer than 120 characters.")
-        else:
-            changes = {k: {"before": values[k], "after": v} for k, v in new.items()
-                       if values[k] != v}
-            if changes:
-                with write(db):
-                    for key in changes:
-                        settings_store.put(db, key, new[key])
-                    events.record(db, referee_id=current_referee()["id"], player_id=None,
-                                  kind="settings", changes=changes)
-            values.update(new)
+        new = event_settings.submitted(request.form)
+        try:
+            values = event_settings.save(db, current_referee()["id"], new)
             message = gettext("Saved.")
-        if error:
+        except RuleError as err:
+            error = rule_message(err)
             values.update(new)
     return render_template("players/settings.html", values=values, error=error,
                            message=message), 422 if error else 200

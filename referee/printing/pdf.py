@@ -92,14 +92,17 @@ def _units(paragraph: str) -> list[tuple[str, bool]]:
     return units
 
 
-def wrap(pdf: FPDF, text: str, width: float) -> tuple[list[str], bool]:
+def wrap(pdf: FPDF, text: str, width: float, limit: int = 0) -> tuple[list[str], bool]:
     """Greedy word wrap in the current font: the lines, and whether a word longer than a
-    line had to be split between letters."""
+    line had to be split between letters. With a ``limit``, wrapping stops once that many
+    lines are made: the text does not fit, and the lines made so far stay as they are."""
     lines: list[str] = []
     split = False
     for paragraph in text.split("\n"):
         current = ""
         for unit, spaced in _units(paragraph):
+            if limit and len(lines) >= limit:
+                return lines, split
             joined = f"{current} {unit}" if spaced and current else current + unit
             if pdf.get_string_width(joined) <= width:
                 current = joined
@@ -138,14 +141,19 @@ def fit(pdf: FPDF, parts: list[tuple[str, Colour]], width: float, height: float,
     current = size
     while True:
         pdf.set_font(FONT, style, current)
-        lines, split = [], False
-        for part, ink in parts:
-            part_lines, part_split = wrap(pdf, part, width)
-            lines.extend((line, ink) for line in part_lines)
-            split = split or part_split
         room = max(1, int(height / (current * PT * leading) + 1e-6))
         if max_lines:
             room = min(room, max_lines)
+        lines, split = [], False
+        for part, ink in parts:
+            # One line more than the room is enough to know the text does not fit: a long
+            # text is not wrapped to its end at every size on the way down.
+            need = room + 1 - len(lines)
+            if need <= 0:
+                break
+            part_lines, part_split = wrap(pdf, part, width, limit=need)
+            lines.extend((line, ink) for line in part_lines)
+            split = split or part_split
         # splitting a word between letters is the last resort, after shrinking
         if len(lines) <= room and (not split or current - 0.5 < min_size):
             return current, lines

@@ -1,4 +1,4 @@
-"""Referee and organizer accounts, passwords and API tokens."""
+"""Referee and organizer accounts and API tokens, as stored (hashing: accounts.service)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,9 @@ import hashlib
 import secrets
 
 from sqlite_utils import Database
-from werkzeug.security import check_password_hash, generate_password_hash
 
 from referee.store.db import fetch
 from referee.store.events import now
-
-# A fixed hash to compare against when the name is unknown, so a wrong name takes as
-# long as a wrong password and logins do not reveal which names exist.
-_DUMMY_HASH = generate_password_hash("not-a-password")
 
 
 def get(db: Database, referee_id: int) -> dict | None:
@@ -31,22 +26,6 @@ def by_name(db: Database, name: str) -> dict | None:
 def all_referees(db: Database) -> list[dict]:
     """Every account, by name."""
     return fetch(db, "SELECT * FROM referees ORDER BY name COLLATE NOCASE")
-
-
-def hash_password(password: str) -> str:
-    """A salted, slow hash (werkzeug's scrypt)."""
-    return generate_password_hash(password)
-
-
-def authenticate(db: Database, name: str, password: str) -> dict | None:
-    """The active account with this name and password, or None."""
-    row = by_name(db, name or "")
-    if row is None:
-        check_password_hash(_DUMMY_HASH, password or "")
-        return None
-    if not check_password_hash(row["password_hash"], password or "") or not row["active"]:
-        return None
-    return row
 
 
 def _digest(token: str) -> str:

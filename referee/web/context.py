@@ -4,34 +4,76 @@ from __future__ import annotations
 
 import ipaddress
 import threading
+import weakref
 from collections.abc import Callable
 from typing import TypeVar
 from urllib.parse import urlsplit
 
-from flask import abort, current_app, g, request, session
+from flask import Flask, abort, current_app, g, request, session
 from sqlite_utils import Database
 
 from referee import store
 from referee.store import referees, settings
 
-_local = threading.local()
+EXTENSION = "referee.connections"
+
+
+class Connections:
+    """One app's connections: one per server thread and database file, reused.
+
+    Server threads live for the whole run, so each keeps one connection instead of
+    opening a file and setting pragmas on every tap. The cache belongs to the app, not
+    to the thread: whatever it opened is closed by ``close()``, or when the app itself
+    is garbage-collected, so apps that come and go (tests, the CLI) leave no open files.
+    """
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._opened: weakref.WeakSet[Database] = weakref.WeakSet()
+        self._guard = threading.Lock()
+
+    def get(self, path: str) -> Database:
+        """This thread's connection to ``path``, opened on first use."""
+        cache = getattr(self._local, "by_path", None)
+        if cache is None:
+            cache = self._local.by_path = {}
+        db = cache.get(path)
+        if db is None:
+            db = cache[path] = store.connect(path)
+            with self._guard:
+                # Weak: a connection of a thread that ended is closed when its cache goes.
+                self._opened.add(db)
+        return db
+
+    def close(self) -> None:
+        """Close every connection opened so far; later requests open fresh ones."""
+        with self._guard:
+            self._local = threading.local()
+            opened, self._opened = list(self._opened), weakref.WeakSet()
+        for db in opened:
+            db.close()
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its connection cache, closed when the app is garbage-collected."""
+    connections = app.extensions[EXTENSION] = Connections()
+    # The finalizer holds the cache, never the app, so the app can still be collected.
+    weakref.finalize(app, connections.close)
+
+
+def close_connections(app: Flask) -> None:
+    """Close the app's cached connections now (tests and the CLI, when done with it)."""
+    connections = app.extensions.get(EXTENSION)
+    if connections is not None:
+        connections.close()
 
 
 def get_db() -> Database:
     """This thread's connection to the app's database, opened once and reused.
 
-    Server threads live for the whole run, so each keeps one connection instead of
-    opening a file and setting pragmas on every tap. A request never leaves a
-    transaction open: store.write() commits or rolls back.
+    A request never leaves a transaction open: store.write() commits or rolls back.
     """
-    path = current_app.config["DATABASE"]
-    cache = getattr(_local, "connections", None)
-    if cache is None:
-        cache = _local.connections = {}
-    db = cache.get(path)
-    if db is None:
-        db = cache[path] = store.connect(path)
-    return db
+    return current_app.extensions[EXTENSION].get(current_app.config["DATABASE"])
 
 
 def current_referee() -> dict | None:

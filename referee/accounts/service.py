@@ -1,0 +1,113 @@
+"""Referee accounts: passwords, signing in, adding, resetting and switching off.
+
+The web page, the JSON API's token call, the CLI and the demo all come here; none of
+them hashes a password or writes an account itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+from sqlite_utils import Database
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from referee.rules import N_, RuleError
+from referee.store import events, referees, write
+
+NAME_LIMIT = 40
+PASSWORD_MIN = 4
+
+# Set to 1 by the test suite only: a hash that costs microseconds instead of scrypt's
+# half second, which would otherwise be most of the suite's time. The method is stored
+# in each hash, so hashes of either kind verify whatever the variable says.
+FAST_HASH_FOR_TESTS = "REFEREE_FAST_HASH_FOR_TESTS"
+FAST_METHOD = "pbkdf2:sha256:1"
+
+
+def _method() -> str:
+    return FAST_METHOD if os.environ.get(FAST_HASH_FOR_TESTS) == "1" else "scrypt"
+
+
+def hash_password(password: str) -> str:
+    """A salted, slow hash (werkzeug's scrypt); the method is stored in the hash."""
+    return generate_password_hash(password, method=_method())
+
+
+@functools.cache
+def _dummy_hash(method: str) -> str:
+    # Made on first use, not at import: every `referee` command would pay for it.
+    return generate_password_hash("not-a-password", method=method)
+
+
+def authenticate(db: Database, name: str, password: str) -> dict | None:
+    """The active account with this name and password, or None."""
+    row = referees.by_name(db, name or "")
+    if row is None:
+        # A wrong name takes as long as a wrong password: logins do not reveal names.
+        check_password_hash(_dummy_hash(_method()), password or "")
+        return None
+    if not check_password_hash(row["password_hash"], password or "") or not row["active"]:
+        return None
+    return row
+
+
+def _check_password(password: str | None) -> str:
+    if len(password or "") < PASSWORD_MIN:
+        raise RuleError(None, N_("The password needs at least 4 characters."))
+    return password
+
+
+def add_referee(db: Database, name: str, password: str, organizer: bool,
+                by: int | None) -> dict:
+    """Create an account; the event records who added whom."""
+    name = (name or "").strip()
+    if not name or len(name) > NAME_LIMIT:
+        raise RuleError(None, N_("A referee name of 1 to 40 characters is required."))
+    password = _check_password(password)
+    with write(db):
+        if referees.by_name(db, name):
+            raise RuleError(None, N_("A referee called %(name)s already exists."), name=name)
+        rid = db["referees"].insert({
+            "name": name, "password_hash": hash_password(password),
+            "is_organizer": int(organizer), "active": 1, "created_at": events.now(),
+        }).last_pk
+        events.record(db, referee_id=by, player_id=None, kind="referee",
+                      changes={"referee": {"before": None, "after": name},
+                               "organizer": {"before": None, "after": bool(organizer)}})
+    return referees.get(db, rid)
+
+
+def _not_yourself(referee_id: int, by: int) -> None:
+    # An organizer who switched themselves off could lock everyone out of this page.
+    if referee_id == by:
+        raise RuleError(None, N_("You cannot change your own account here."))
+
+
+def _set_account(db: Database, referee_id: int, by: int, values: dict) -> dict | None:
+    with write(db):
+        row = referees.get(db, referee_id)
+        if row is None:
+            return None
+        db["referees"].update(referee_id, values)
+        changes = {"referee": {"before": row["name"], "after": row["name"]}}
+        if "active" in values:
+            changes["active"] = {"before": bool(row["active"]), "after": bool(values["active"])}
+        if "password_hash" in values:
+            # Never log a password or its hash: only that it was reset.
+            changes["password"] = {"before": "", "after": "reset"}
+        events.record(db, referee_id=by, player_id=None, kind="referee", changes=changes)
+    return referees.get(db, referee_id)
+
+
+def reset_password(db: Database, referee_id: int, password: str, by: int) -> dict | None:
+    """Give another referee a new password (their sessions end); None if no such account."""
+    _not_yourself(referee_id, by)
+    values = {"password_hash": hash_password(_check_password(password))}
+    return _set_account(db, referee_id, by, values)
+
+
+def set_active(db: Database, referee_id: int, active: bool, by: int) -> dict | None:
+    """Switch another referee's account off (signed out at once) or on again."""
+    _not_yourself(referee_id, by)
+    return _set_account(db, referee_id, by, {"active": int(active)})

@@ -1,0 +1,45 @@
+"""The event's settings as the organizer edits them: checked, then written with an event."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sqlite_utils import Database
+
+from referee.rules import N_, RuleError
+from referee.store import events, write
+from referee.store import settings as settings_store
+
+DEATH_MINUTES_MAX = 24 * 60
+EVENT_NAME_LIMIT = 120
+
+
+def submitted(form: Mapping[str, str]) -> dict[str, str]:
+    """The editable settings as sent, trimmed; missing ones are empty."""
+    return {key: str(form.get(key, "")).strip() for key in settings_store.EDITABLE}
+
+
+def check(new: Mapping[str, str]) -> None:
+    """Refuse values the app cannot use, with a sentence saying what to type."""
+    if not new["death_minutes"].isdigit() or int(new["death_minutes"]) > DEATH_MINUTES_MAX:
+        raise RuleError(None, N_("Minutes until death must be a whole number from 0 to 1440."))
+    if new["public_url"] and not new["public_url"].startswith(("http://", "https://")):
+        raise RuleError(None, N_("The public URL must start with http:// or https://."))
+    if len(new["event_name"]) > EVENT_NAME_LIMIT:
+        raise RuleError(None, N_("The event name is longer than 120 characters."))
+
+
+def save(db: Database, referee_id: int | None, new: Mapping[str, str]) -> dict[str, str]:
+    """Check and store the changed settings with one event naming them; every value after."""
+    check(new)
+    with write(db):
+        values = settings_store.get_all(db)
+        changes = {key: {"before": values[key], "after": value} for key, value in new.items()
+                   if values[key] != value}
+        if changes:
+            for key in changes:
+                settings_store.put(db, key, new[key])
+            events.record(db, referee_id=referee_id, player_id=None, kind="settings",
+                          changes=changes)
+    values.update(new)
+    return values
