@@ -15,9 +15,10 @@ MODULES = sorted(m for m in GRAPH.modules if m == "referee" or m.startswith("ref
 
 WEB_LIBRARIES = {"flask", "flask_babel", "jinja2", "werkzeug", "waitress"}
 # Modules named like this belong to the web layer wherever they are (each game's screens
-# and API, the hub, the player sheet's passport and feed, the underworld record...).
-WEB_NAMES = {"web", "api", "view", "passport", "feed", "hub", "record", "squads_web",
-             "openapi"}
+# and API with its body schemas, the hub, the player sheet's passport and feed, the
+# underworld record...).
+WEB_NAMES = {"web", "api", "schemas", "view", "passport", "feed", "hub", "record",
+             "squads_web", "openapi"}
 # The two that build and run the app: they import the web layer to assemble it.
 ASSEMBLERS = {"referee.app", "referee.cli"}
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from referee import store
-from referee.accounts.web import add_referee
+from referee.accounts.service import add_referee
 from referee.app import create_app
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb")
