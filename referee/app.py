@@ -61,22 +61,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     i18n.init_app(app)
     security.init_app(app)
     errors.init_app(app)
-    app.register_blueprint(auth.bp)
-    app.register_blueprint(players.bp)
-    app.register_blueprint(passport.bp)
-    app.register_blueprint(events.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(printing.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(duels.bp)
-    app.register_blueprint(api_duels.bp)
-    app.register_blueprint(coup.bp)
-    app.register_blueprint(api_coup.bp)
-    app.register_blueprint(underworld.bp)
-    app.register_blueprint(underworld.old)
-    app.register_blueprint(api_underworld.bp)
-    app.register_blueprint(berserk.bp)
-    app.register_blueprint(berserk_squads.bp)
-    app.register_blueprint(api_berserk.bp)
+    for blueprint in (
+            auth.bp, players.bp, passport.bp, events.bp, api.bp, printing.bp, games.bp,
+            duels.bp, api_duels.bp, coup.bp, api_coup.bp, underworld.bp, underworld.old,
+            api_underworld.bp, berserk.bp, berserk_squads.bp, api_berserk.bp):
+        app.register_blueprint(blueprint)
 
     return app

@@ -14,7 +14,7 @@ from sqlite_utils import Database
 
 from referee.games.interface import Effect
 from referee.notes import Note, note
-from referee.players.service import record_change, wound_started
+from referee.players.service import record_change, reverted_sheet, wound_started
 from referee.rules import N_, RuleError, stats
 from referee.rules.cards import sort_codes
 from referee.store import events
@@ -67,13 +67,7 @@ def compensate(db: Database, referee_id: int | None, event_id: int, *, kind: str
     if row["status"] == stats.DEAD:
         raise RuleError(None, DEAD_SINCE, player=row["character"])
     changes = event["changes"]
-    new: dict = {}
-    sheet_changes = {k: v for k, v in changes.items() if k in rows.SHEET_FIELDS}
-    if sheet_changes:
-        sheet = stats.revert(rows.sheet(row), sheet_changes)
-        new.update(asdict(sheet))
-        restore = changes.get("wounded_at", {}).get("before")
-        new["wounded_at"] = wound_started(row, sheet.status, restore)
+    new = reverted_sheet(row, changes)
     if "duel_deck" in changes:
         before = set(filter(None, (changes["duel_deck"]["before"] or "").split(",")))
         after = set(filter(None, (changes["duel_deck"]["after"] or "").split(",")))

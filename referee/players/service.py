@@ -153,6 +153,17 @@ def wound_started(before: dict, status: str, restore: str | None = None) -> str 
     return restore or now()
 
 
+def reverted_sheet(row: dict, changes: dict) -> dict:
+    """The stats of ``row`` with an event's sheet changes taken back by delta, so other
+    referees' taps since then survive; the heavy wound's start comes back with them."""
+    sheet_changes = {k: v for k, v in changes.items() if k in rows.SHEET_FIELDS}
+    if not sheet_changes:
+        return {}
+    sheet = stats.revert(rows.sheet(row), sheet_changes)
+    restore = changes.get("wounded_at", {}).get("before")
+    return {**asdict(sheet), "wounded_at": wound_started(row, sheet.status, restore)}
+
+
 def _change_locked(db: Database, referee_id: int | None, player_id: int, kind: str,
                    rule: Callable[[stats.Sheet], stats.Sheet], reason: str | Note) -> dict:
     row = rows.get(db, player_id)
@@ -271,13 +282,7 @@ def undo(db: Database, referee_id: int | None, event_id: int, reason: str = "") 
                                      "make the opposite change instead."))
         row = rows.get(db, event["player_id"])
         changes = event["changes"]
-        new: dict = {}
-        sheet_changes = {k: v for k, v in changes.items() if k in rows.SHEET_FIELDS}
-        if sheet_changes:
-            sheet = stats.revert(rows.sheet(row), sheet_changes)
-            new.update(asdict(sheet))
-            restore = changes.get("wounded_at", {}).get("before")
-            new["wounded_at"] = wound_started(row, sheet.status, restore)
+        new = reverted_sheet(row, changes)
         for name, change in changes.items():
             if name in rows.SHEET_FIELDS or name == "wounded_at":
                 continue
