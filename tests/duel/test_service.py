@@ -105,6 +105,21 @@ def test_D7_D1_surrendered_cards_leave_the_deck_and_are_listed(db, pair):
     assert duels.surrendered(db, a["id"]) == \
         [("QH", view.id), ("AH", view.id)]
     assert duels.surrendered(db, b["id"]) == [("6C", view.id)]
+    duels.undo(db, None, view.id)  # the round that took QH and 6C is undone: both return
+    assert duels.surrendered(db, a["id"]) == [("AH", view.id)]
+    assert duels.surrendered(db, b["id"]) == []
+
+
+def test_D1_surrendered_cards_of_events_written_before_notes_name_their_duel(db, pair):
+    a, _ = pair
+    # An event from before m005: the reason in English, no note.
+    with store.write(db):
+        events.record(db, referee_id=None, player_id=a["id"], kind="duel", reason="duel #4, "
+                      "round 2", changes={"duel_deck": {"before": "6H,7H,8H,9H,10H,JH,QH,KH,AH",
+                                                        "after": "6H,7H,8H,9H,10H,JH,QH,KH"}})
+        db.execute("UPDATE players SET duel_deck = '6H,7H,8H,9H,10H,JH,QH,KH' WHERE id = ?",
+                   [a["id"]])
+    assert duels.surrendered(db, a["id"]) == [("AH", 4)]
 
 
 def test_D10_heavy_wound_sets_status_and_clock_and_undo_clears_them(db, pair):

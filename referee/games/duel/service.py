@@ -11,6 +11,7 @@ and the view the screens and the API read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -116,9 +117,11 @@ def check_start(db: Database, a_id: int, b_id: int) -> DuelState:
     return duel.start(snapshot(_player(db, a_id)), snapshot(_player(db, b_id)))
 
 
-def _view(db: Database, game: games.Game) -> DuelView:
-    seated = {r["id"]: r["character"] for r in (rows.get(db, p) for p in game.row["player_ids"])
-              if r}
+def _view(db: Database, game: games.Game, seated: dict[int, str] | None = None) -> DuelView:
+    """The duel as screens read it; ``seated`` (player id → character) when a list knows."""
+    if seated is None:
+        seated = {r["id"]: r["character"]
+                  for r in (rows.get(db, p) for p in game.row["player_ids"]) if r}
     a, b = game.row["player_ids"][:2]
     return DuelView(game, (seated.get(a, f"#{a}"), seated.get(b, f"#{b}")))
 
@@ -167,8 +170,10 @@ def _viewed(db: Database, write: Callable[[], games.Game]) -> DuelView:
 
 
 def views(db: Database, duel_rows: Iterable[dict]) -> list[DuelView]:
-    """Rebuild each listed duel (for scores and surrendered cards)."""
-    return [load(db, row["id"]) for row in duel_rows]
+    """Rebuild each listed duel (for its score), naming the duelists the list names."""
+    return [_view(db, games.load(db, KIND, row["id"]),
+                  {s["player_id"]: s["character"] for s in row["seated"]})
+            for row in duel_rows]
 
 
 def for_player(db: Database, player_id: int, limit: int = 200) -> list[DuelView]:
@@ -187,6 +192,15 @@ def open_for(db: Database, player_id: int) -> list[dict]:
             if r["status"] in (duel.IN_PROGRESS, duel.EXTENSION)]
 
 
+def _duel_number(event: dict) -> int | None:
+    """Which duel wrote a duel event: its note's number, or (events written before notes,
+    m005) the number in its English reason "duel #3, round 2"."""
+    if event["note"]:
+        return event["note"]["params"].get("duel")
+    found = re.match(r"duel #(\d+)", event["reason"] or "")
+    return int(found.group(1)) if found else None
+
+
 def surrendered(db: Database, player_id: int) -> list[tuple[str, int]]:
     """(card, duel number) for each duel-deck card this player laid and lost (D1, D7).
 
@@ -196,11 +210,12 @@ def surrendered(db: Database, player_id: int) -> list[tuple[str, int]]:
     out: dict[str, int] = {}
     for event in events.standing(db, player_id, DUEL):
         change = event["changes"].get("duel_deck")
-        if not change or not event["note"]:
+        number = _duel_number(event)
+        if not change or number is None:
             continue
         before = set(filter(None, (change["before"] or "").split(",")))
         after = set(filter(None, (change["after"] or "").split(",")))
         for card in before - after:
             if card not in deck:
-                out[card] = event["note"]["params"].get("duel")
+                out[card] = number
     return [(card, out[card]) for card in sort_codes(out)]
