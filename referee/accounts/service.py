@@ -13,7 +13,8 @@ from sqlite_utils import Database
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from referee.rules import N_, RuleError
-from referee.store import events, referees, write
+from referee.store import events, fold, referees, write
+from referee.store.ledger import new_id
 
 NAME_LIMIT = 40
 PASSWORD_MIN = 4
@@ -68,10 +69,11 @@ def add_referee(db: Database, name: str, password: str, organizer: bool,
     with write(db):
         if referees.by_name(db, name):
             raise RuleError(None, N_("A referee called %(name)s already exists."), name=name)
-        rid = db["referees"].insert({
-            "name": name, "password_hash": hash_password(password),
+        rid = new_id(db, "referees")
+        fold.row(db, "referees", {
+            "id": rid, "name": name, "password_hash": hash_password(password),
             "is_organizer": int(organizer), "active": 1, "created_at": events.now(),
-        }).last_pk
+        })
         events.record(db, referee_id=by, player_id=None, kind="referee",
                       changes={"referee": {"before": None, "after": name},
                                "organizer": {"before": None, "after": bool(organizer)}})
@@ -89,7 +91,7 @@ def _set_account(db: Database, referee_id: int, by: int, values: dict) -> dict |
         row = referees.get(db, referee_id)
         if row is None:
             return None
-        db["referees"].update(referee_id, values)
+        fold.change(db, "referees", {"id": referee_id}, values)
         changes = {"referee": {"before": row["name"], "after": row["name"]}}
         if "active" in values:
             changes["active"] = {"before": bool(row["active"]), "after": bool(values["active"])}

@@ -11,9 +11,10 @@ from sqlite_utils import Database
 from referee.notes import Note
 from referee.rules import N_, RuleError, stats
 from referee.rules.cards import duel_deck, parse_suit
-from referee.store import events, write
+from referee.store import events, fold, write
 from referee.store import players as rows
 from referee.store.events import now
+from referee.store.ledger import new_id
 
 TEXT_LIMITS = {"character": 80, "player": 80, "notes": 2000}
 NUMBER_LIMITS = {"hp_max": (1, 99), "chance_max": (0, 99), "cartridges": (0, 999),
@@ -109,7 +110,8 @@ def create_many(db: Database, referee_id: int | None, cleaned: list[dict],
                 "created_at": at,
                 "updated_at": at,
             }
-            pid = db["players"].insert(row).last_pk
+            pid = row["id"] = new_id(db, "players")
+            fold.row(db, "players", row)
             changes = {k: {"before": None, "after": row[k]} for k in
                        ("character", "player", "hp_max", "chance_max", "cartridges", "level",
                         "suit")}
@@ -135,10 +137,9 @@ def record_change(db: Database, row: dict, new: dict, *, referee_id: int | None,
     changes = _diff(row, new)
     if not changes:
         raise RuleError(None, N_("Nothing would change."))
-    at = now()
-    rows.update(db, row["id"], {**new, "version": row["version"] + 1, "updated_at": at})
     event_id = events.record(db, referee_id=referee_id, player_id=row["id"], kind=kind,
-                             changes=changes, reason=reason, undoes=undoes, at=at)
+                             changes=changes, reason=reason, undoes=undoes, at=now(),
+                             sheet=True)
     result = rows.get(db, row["id"])
     result["event_id"] = event_id
     return result
@@ -253,12 +254,9 @@ def reissue(db: Database, referee_id: int | None, player_id: int, reason: str = 
         if row is None:
             raise _missing(player_id)
         # The token itself is a secret: the event records that it changed, not its value.
-        at = now()
-        rows.update(db, player_id, {"passport_token": new_token(),
-                                    "version": row["version"] + 1, "updated_at": at})
         events.record(db, referee_id=referee_id, player_id=player_id, kind="reissue",
                       changes={"passport": {"before": "old", "after": "new"}},
-                      reason=reason, at=at)
+                      reason=reason, sheet=True, hidden={"passport_token": new_token()})
         return rows.get(db, player_id)
 
 

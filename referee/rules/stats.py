@@ -146,3 +146,51 @@ def revert(sheet: Sheet, changes: dict[str, dict[str, object]]) -> Sheet:
     if error:
         raise error
     return new
+
+
+NUMBERS = (*COUNTERS, "hp_max", "chance_max")
+_CLAMP = {"hp": (0, "hp_max"), "chance": (0, "chance_max"), "cartridges": (0, None),
+          "level": (LEVEL_MIN, LEVEL_MAX), "hp_max": (1, None), "chance_max": (0, None)}
+
+
+def _clamped(values: dict[str, int]) -> dict[str, int]:
+    out = dict(values)
+    for name in ("hp_max", "chance_max", "cartridges", "level", "hp", "chance"):
+        low, high = _CLAMP[name]
+        high = out.get(high, high) if isinstance(high, str) else high
+        out[name] = max(low, out[name] if high is None else min(out[name], high))
+    return out
+
+
+def rebase(sheet: Sheet, changes: dict[str, dict[str, object]], kind: str,
+           force: bool = False) -> Sheet:
+    """A change recorded against another sheet, replayed on this one (merging stations).
+
+    Taps, game effects and undos are deltas, so changes made apart add up; a value the
+    referee typed (``set``) is that value again; a death and a heal are their rule
+    again. A result that breaks a bound raises the bound's RuleError (the merge holds it
+    as a conflict); ``force`` (a referee's "apply anyway") clamps to the bounds instead.
+    """
+    if kind == "death":
+        return sheet if force and sheet.status == DEAD else kill(sheet)
+    if kind == "heal" and not (force and sheet.status != HEAVY_WOUND):
+        return heal(sheet)
+    numbers = {k: (int(c["before"]), int(c["after"])) for k, c in changes.items()
+               if k in NUMBERS}
+    if kind == "set":
+        values = {k: after for k, (_, after) in numbers.items()}
+    else:
+        values = {k: getattr(sheet, k) + after - before for k, (before, after) in numbers.items()}
+    base = sheet
+    status = changes.get("status") or {}
+    if status.get("before") == DEAD and status.get("after") != DEAD:  # an undone death
+        if sheet.status != DEAD and not force:
+            raise RuleError(None, N_("This character is no longer dead; the death was "
+                                     "already undone or healed elsewhere."))
+        base = replace(sheet, status=ACTIVE)
+    if force:
+        if base.status == DEAD:
+            return base
+        full = _clamped({k: values.get(k, getattr(base, k)) for k in NUMBERS})
+        values = {k: v for k, v in full.items() if v != getattr(base, k) or k in values}
+    return _settle(base, {k: values[k] for k in values})

@@ -77,12 +77,18 @@ def write(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """
     if db.conn.in_transaction:
         raise RuntimeError("write() does not nest")
+    from referee.store import ledger
+
     with _lock_for(db):
         db.conn.execute("BEGIN IMMEDIATE")
         try:
+            tx = db.referee_tx = ledger.begin(db)
             yield db
+            ledger.seal(db, tx)  # a station's transaction becomes one fact of its log
         except BaseException:
             db.conn.execute("ROLLBACK")
             raise
         else:
             db.conn.execute("COMMIT")
+        finally:
+            db.referee_tx = None

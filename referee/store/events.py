@@ -26,24 +26,25 @@ def record(
     reason: str | Note = "",
     undoes: int | None = None,
     at: str | None = None,
+    sheet: bool = False,
+    hidden: dict | None = None,
 ) -> int:
     """Append one event and return its id. Call inside store.write().
 
     ``reason`` is the referee's words, or a note the app made (:mod:`referee.notes`):
     a note is stored as data for each reader's language, and its English text in
-    ``reason`` for readers that do not render notes.
+    ``reason`` for readers that do not render notes. With ``sheet`` the changes are made
+    on the player's row too (see :mod:`referee.store.fold`); ``hidden`` are columns of
+    that row set without being shown in the event (a new passport token).
     """
+    from referee.store import fold
+
     note = reason if is_note(reason) else None
     if note is not None:
         reason = render(note)
-    # Plain SQL: this runs on every tap, and sqlite-utils' insert() re-reads the schema.
-    cursor = db.execute(
-        "INSERT INTO events (at, referee_id, player_id, kind, changes, reason, undoes, note) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [at or now(), referee_id, player_id, kind,
-         json.dumps(changes, ensure_ascii=False, sort_keys=True), reason or "", undoes,
-         json.dumps(note, ensure_ascii=False, sort_keys=True) if note is not None else None])
-    return cursor.lastrowid
+    return fold.event(db, player_id=player_id, kind=kind, referee_id=referee_id,
+                      changes=changes, reason=reason or "", note=note, undoes=undoes,
+                      at=at or now(), sheet=sheet, hidden=hidden)
 
 
 _SELECT = """
@@ -71,20 +72,21 @@ def get(db: Database, event_id: int) -> dict | None:
 
 def for_player(db: Database, player_id: int, limit: int = 200) -> list[dict]:
     """A player's history, newest first."""
-    sql = _SELECT + " WHERE e.player_id = ? ORDER BY e.id DESC LIMIT ?"
+    sql = _SELECT + " WHERE e.player_id = ? ORDER BY e.ord DESC LIMIT ?"
     return [_row(r) for r in fetch(db, sql, [player_id, limit])]
 
 
 def standing(db: Database, player_id: int, kind: str) -> list[dict]:
     """A player's events of one kind that were not undone, oldest first."""
     sql = _SELECT + (" WHERE e.player_id = ? AND e.kind = ? AND NOT EXISTS "
-                     "(SELECT 1 FROM events u WHERE u.undoes = e.id) ORDER BY e.id")
+                     "(SELECT 1 FROM events u WHERE u.undoes = e.id) ORDER BY e.ord")
     return [_row(r) for r in fetch(db, sql, [player_id, kind])]
 
 
 def recent(db: Database, limit: int = 100, before: int | None = None) -> list[dict]:
     """The feed of recent actions across all players, newest first."""
     if before:
-        sql = _SELECT + " WHERE e.id < ? ORDER BY e.id DESC LIMIT ?"
-        return [_row(r) for r in fetch(db, sql, [before, limit])]
-    return [_row(r) for r in fetch(db, _SELECT + " ORDER BY e.id DESC LIMIT ?", [limit])]
+        sql = _SELECT + (" WHERE e.ord < coalesce((SELECT b.ord FROM events b WHERE b.id = ?),"
+                         " '0|' || printf('%012d', ?)) ORDER BY e.ord DESC LIMIT ?")
+        return [_row(r) for r in fetch(db, sql, [before, before, limit])]
+    return [_row(r) for r in fetch(db, _SELECT + " ORDER BY e.ord DESC LIMIT ?", [limit])]

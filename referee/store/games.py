@@ -15,27 +15,28 @@ import json
 
 from sqlite_utils import Database
 
+from referee.store import fold, ledger
 from referee.store.db import fetch
 from referee.store.events import now
 
 _COLUMNS = ("g.number AS id, g.id AS key, g.kind, g.title, g.setup, g.status, g.version, "
-            "g.created_by, g.created_at, g.updated_at")
+            "g.created_by, g.created_at, g.updated_at, g.station")
 
 
 def create(db: Database, *, kind: str, title: str, setup: dict, player_ids: list[int],
            referee_id: int | None) -> tuple[int, int]:
     """A new game row and its seats; returns its storage key and its number."""
     at = now()
-    number = db.execute("SELECT coalesce(max(number), 0) + 1 FROM games WHERE kind = ?",
-                        [kind]).fetchone()[0]
-    cursor = db.execute(
-        "INSERT INTO games (kind, number, title, setup, status, version, created_by, "
-        "created_at, updated_at) VALUES (?, ?, ?, ?, 'in_progress', 0, ?, ?, ?)",
-        [kind, number, title, json.dumps(setup, ensure_ascii=False), referee_id, at, at])
-    key = cursor.lastrowid
+    tx = ledger.current(db)
+    key = ledger.new_id(db, "games")
+    number = ledger.new_id(db, "games", counter=f"number:{kind}", where=("kind = ?", [kind]))
+    fold.row(db, "games", {
+        "id": key, "kind": kind, "number": number, "title": title,
+        "setup": json.dumps(setup, ensure_ascii=False), "status": "in_progress",
+        "version": 0, "created_by": referee_id, "created_at": at, "updated_at": at,
+        "station": tx.station["id"] if tx.station else ""})
     for seat, player_id in enumerate(player_ids):
-        db.execute("INSERT INTO game_players (game_id, player_id, seat) VALUES (?, ?, ?)",
-                   [key, player_id, seat])
+        fold.row(db, "game_players", {"game_id": key, "player_id": player_id, "seat": seat})
     return key, number
 
 
@@ -79,18 +80,27 @@ def append(db: Database, key: int, *, action: dict | None, referee_id: int | Non
     """Append one step (or an undo row) with the player events it wrote; its id."""
     seq = db.execute("SELECT coalesce(max(seq), 0) + 1 FROM game_actions WHERE game_id = ?",
                      [key]).fetchone()[0]
-    cursor = db.execute(
-        "INSERT INTO game_actions (game_id, seq, action, at, referee_id, undoes, events) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [key, seq, json.dumps(action, ensure_ascii=False) if action is not None else None,
-         now(), referee_id, undoes, json.dumps(list(events))])
-    return cursor.lastrowid
+    action_id = ledger.new_id(db, "game_actions")
+    fold.row(db, "game_actions", {
+        "id": action_id, "game_id": key, "seq": seq,
+        "action": json.dumps(action, ensure_ascii=False) if action is not None else None,
+        "at": now(), "referee_id": referee_id, "undoes": undoes,
+        "events": json.dumps(list(events))})
+    return action_id
 
 
 def touch(db: Database, key: int, *, version: int, status: str) -> None:
     """Record the game's new version and status after a step."""
-    db.execute("UPDATE games SET version = ?, status = ?, updated_at = ? WHERE id = ?",
-               [version, status, now(), key])
+    fold.change(db, "games", {"id": key},
+                {"version": version, "status": status, "updated_at": now()})
+
+
+def owner(db: Database, row: dict) -> str | None:
+    """The station a game belongs to when it is not this one (None: it is ours)."""
+    here = ledger.station(db)
+    if here is None or not row.get("station") or row["station"] == here["id"]:
+        return None
+    return fold.station_name(db, row["station"])
 
 
 def listing(db: Database, kind: str, player_id: int | None = None, limit: int = 200

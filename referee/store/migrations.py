@@ -293,3 +293,69 @@ def m006_one_game_store(db: Database) -> None:
                  moved.get(undoes), events]).lastrowid
     db.execute("DROP TABLE duel_actions")
     db.execute("DROP TABLE duels")
+
+
+@migrations()
+def m007_stations(db: Database) -> None:
+    """The station log: what lets several devices each hold the whole event and merge.
+
+    A database that is not a station (the default) only gains the columns: ``events.ord``
+    (the order the feed and histories follow; existing rows keep their order by id) and
+    ``games.station`` (the station a game belongs to; empty for this one). A station
+    (``station`` row) appends every transaction to ``log`` as one fact with a global id
+    (station, sequence) and a hybrid logical clock; ``undo_log`` keeps the rows a fact
+    changed, so facts that arrive late can be folded in their clock order; ``conflicts``
+    holds the changes the merged order refuses, for a person to settle. ``heard`` and
+    ``segments`` are what this station has seen of the others (never replicated).
+    """
+    db.execute("ALTER TABLE events ADD COLUMN ord TEXT")
+    # Filling the new column is the one update the existing rows ever get.
+    db.execute("DROP TRIGGER events_no_update")
+    db.execute("UPDATE events SET ord = '0|' || printf('%012d', id)")
+    db.execute("CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
+               "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END")
+    db.execute("CREATE INDEX events_ord ON events(ord)")
+    db.execute("CREATE INDEX events_player_ord ON events(player_id, ord)")
+    db.execute("ALTER TABLE games ADD COLUMN station TEXT NOT NULL DEFAULT ''")
+    db["station"].create(
+        {"key": str, "id": str, "name": str, "number": int, "event": str, "event_key": str,
+         "next_seq": int, "hlc_ms": int, "hlc_c": int, "created_at": str},
+        pk="key", not_null={"id", "name", "next_seq", "hlc_ms", "hlc_c"})
+    db["log"].create(
+        {"gid": str, "station": str, "seq": int, "hlc": str, "ord": str, "at": str,
+         "body": str, "mac": str},
+        pk="gid", not_null={"station", "seq", "hlc", "ord", "at", "body"})
+    db.execute("CREATE UNIQUE INDEX log_station_seq ON log(station, seq)")
+    db.execute("CREATE UNIQUE INDEX log_ord ON log(ord)")
+    for verb in ("UPDATE", "DELETE"):
+        db.execute(f"CREATE TRIGGER log_no_{verb.lower()} BEFORE {verb} ON log "
+                   "BEGIN SELECT RAISE(ABORT, 'the station log is append-only'); END")
+    db["counters"].create({"name": str, "next": int}, pk="name")
+    db["undo_log"].create({"id": int, "ord": str, "tbl": str, "pk": str, "before": str},
+                          pk="id", not_null={"ord", "tbl", "pk"})
+    db.execute("CREATE INDEX undo_log_ord ON undo_log(ord)")
+    db["conflicts"].create(
+        {"id": str, "ord": str, "gid": str, "part": int, "station": str, "player_id": int,
+         "kind": str, "rule": str, "msg": str, "params": str, "status": str,
+         "resolved_by": str, "resolved_at": str, "resolver_id": int, "at": str},
+        pk="id", not_null={"ord", "gid", "part", "station", "msg", "status"})
+    db.execute("CREATE INDEX conflicts_status ON conflicts(status, ord)")
+    db.execute("CREATE INDEX conflicts_player ON conflicts(player_id, status)")
+    db["stations"].create(
+        {"id": str, "name": str, "number": int, "device": str, "address": str,
+         "admitted_at": str, "admitted_by": int},
+        pk="id", not_null={"name", "number"})
+    db.execute("CREATE UNIQUE INDEX stations_number ON stations(number)")
+    db["heard"].create({"station": str, "last_seq": int, "last_hlc": str, "heard_at": str},
+                       pk="station")
+    db["segments"].create(
+        {"path": str, "station": str, "first": int, "last": int, "sha256": str,
+         "status": str, "problem": str, "seen_at": str}, pk="path")
+    db["fold_state"].create({"key": str, "value": str}, pk="key")
+    # While a late fact is folded in, the rows of facts after it are taken back and made
+    # again; only then may the append-only projections lose a row. The log never does.
+    for table in ("events", "game_actions", "berserk_squad_edits"):
+        db.execute(f"DROP TRIGGER {table}_no_delete")
+        db.execute(f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} "
+                   "WHEN NOT EXISTS (SELECT 1 FROM fold_state WHERE key = 'rewinding') "
+                   f"BEGIN SELECT RAISE(ABORT, '{table} are append-only'); END")

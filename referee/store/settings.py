@@ -25,4 +25,6 @@ def get(db: Database, key: str) -> str:
 
 def put(db: Database, key: str, value: str) -> None:
     """Store one setting. Call inside store.write()."""
-    db["settings"].upsert({"key": key, "value": value}, pk="key")
+    from referee.store import fold
+
+    fold.setting(db, key, value)

@@ -23,9 +23,10 @@ from referee.games.berserk import service as battles
 from referee.games.berserk.rules import Card, Settings, SquadSummary
 from referee.rules import N_, RuleError
 from referee.store import players as player_rows
-from referee.store import write
+from referee.store import fold, write
 from referee.store.db import fetch
 from referee.store.events import now
+from referee.store.ledger import new_id
 
 SEATS = ("first", "second")
 NAME_LIMIT = 60
@@ -223,12 +224,10 @@ def save(db: Database, referee_id: int | None, squad_id: int | None, *, player_i
         values = {**squad, "cards": json.dumps(squad["cards"]),
                   "settings": json.dumps(squad["settings"])}
         if squad_id is None:
-            cursor = db.execute(
-                "INSERT INTO berserk_squads (player_id, name, deck, seat, cards, settings, "
-                "version, created_by, created_at, updated_by, updated_at) VALUES "
-                "(:player_id, :name, :deck, :seat, :cards, :settings, 1, :by, :at, :by, :at)",
-                {**values, "by": referee_id, "at": at})
-            squad_id, seq = cursor.lastrowid, 1
+            squad_id, seq = new_id(db, "berserk_squads"), 1
+            fold.row(db, "berserk_squads", {
+                **values, "id": squad_id, "version": 1, "created_by": referee_id,
+                "created_at": at, "updated_by": referee_id, "updated_at": at})
         else:
             old = get(db, squad_id)
             if old is None:
@@ -236,14 +235,12 @@ def save(db: Database, referee_id: int | None, squad_id: int | None, *, player_i
             if version is not None and version != old["version"]:
                 raise Conflict(old)
             seq = old["version"] + 1
-            db.execute(
-                "UPDATE berserk_squads SET player_id = :player_id, name = :name, deck = :deck, "
-                "seat = :seat, cards = :cards, settings = :settings, version = :seq, "
-                "updated_by = :by, updated_at = :at WHERE id = :id",
-                {**values, "seq": seq, "by": referee_id, "at": at, "id": squad_id})
-        db.execute("INSERT INTO berserk_squad_edits (squad_id, seq, at, referee_id, squad) "
-                   "VALUES (?, ?, ?, ?, ?)",
-                   [squad_id, seq, at, referee_id, json.dumps(squad, ensure_ascii=False)])
+            fold.change(db, "berserk_squads", {"id": squad_id}, {
+                **values, "version": seq, "updated_by": referee_id, "updated_at": at})
+        fold.row(db, "berserk_squad_edits", {
+            "id": new_id(db, "berserk_squad_edits"), "squad_id": squad_id, "seq": seq,
+            "at": at, "referee_id": referee_id,
+            "squad": json.dumps(squad, ensure_ascii=False)})
     return get(db, squad_id)
 
 
