@@ -41,6 +41,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from referee.accounts import web as auth
     from referee.api import core as api
+    from referee.api import stations as api_stations
     from referee.games import hub as games
     from referee.games.berserk import api as api_berserk
     from referee.games.berserk import squads_web as berserk_squads
@@ -64,7 +65,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     for blueprint in (
             auth.bp, players.bp, passport.bp, events.bp, api.bp, printing.bp, games.bp,
             duels.bp, api_duels.bp, coup.bp, api_coup.bp, underworld.bp, underworld.old,
-            api_underworld.bp, berserk.bp, berserk_squads.bp, api_berserk.bp):
+            api_underworld.bp, berserk.bp, berserk_squads.bp, api_berserk.bp, api_stations.bp):
         app.register_blueprint(blueprint)
 
     return app

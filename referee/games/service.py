@@ -31,6 +31,8 @@ NOTHING_LEFT = N_("Nothing left to undo: the start was undone, so the game was c
 WAS_CANCELLED = N_("This game was cancelled (its start was undone); start a new one.")
 # Steps stored before they named their player events are taken back by recomputing.
 REASON_UNDO = N_("game #%(id)s, step undone")
+NOT_OWNER = N_("This game belongs to the station %(station)s: it is shown here read-only. "
+               "Play it there, or ask an organizer to hand it over.")
 
 __all__ = ["Conflict", "Game", "act", "create", "load", "undo"]
 
@@ -102,6 +104,9 @@ def _for_write(db: Database, kind: str, number: int, version: int | None) -> Gam
         raise RuleError(None, NO_GAME)
     if version is not None and version != game.version:
         raise Conflict(game)
+    owner = store.owner(db, game.row)
+    if owner is not None:  # a game's steps are never interleaved from two stations
+        raise RuleError(None, NOT_OWNER, station=owner)
     return game
 
 

@@ -42,7 +42,7 @@ CLASH = N_("This row clashes with one already here (%(detail)s).")
 
 def _remember(db: Database, tx: ledger.Tx, table: str, key: dict,
               before: dict | None) -> None:
-    if tx.recording:
+    if tx.recording and not ledger.stamp(db, tx).startswith(ledger.GENESIS_HLC):
         db.execute("INSERT INTO undo_log (ord, tbl, pk, before) VALUES (?, ?, ?, ?)",
                    [ledger.stamp(db, tx), table, ledger.canonical(key),
                     None if before is None else ledger.canonical(before)])
@@ -125,18 +125,24 @@ def apply_row(db: Database, part: dict, origin: str | None = None) -> None:
         update(db, part["tbl"], part["pk"], part["set"])
 
 
+def _own(tx: ledger.Tx) -> str | None:
+    return tx.station["id"] if tx.station is not None else None
+
+
 def row(db: Database, table: str, values: dict) -> None:
     """A station's own new row: written, and captured for the other stations."""
+    tx = ledger.current(db)
     part = {"t": "row", "tbl": table, "v": values}
-    apply_row(db, part)
-    ledger.capture(ledger.current(db), part)
+    apply_row(db, part, _own(tx))
+    ledger.capture(tx, part)
 
 
 def change(db: Database, table: str, key: dict, values: dict, **extra: object) -> None:
     """A station's own change to a row: written, and captured."""
+    tx = ledger.current(db)
     part = {"t": "row", "tbl": table, "pk": key, "set": values, **extra}
-    apply_row(db, part)
-    ledger.capture(ledger.current(db), part)
+    apply_row(db, part, _own(tx))
+    ledger.capture(tx, part)
 
 
 def setting(db: Database, key: str, value: str) -> None:

@@ -254,3 +254,16 @@ def genesis(db: Database, row: dict) -> int:
     db.execute("UPDATE station SET next_seq = ? WHERE key = 'self'", [seq])
     row["next_seq"] = seq
     return seq - 1
+
+
+def facts(db: Database, station_id: str | None = None, after: int = 0,
+          limit: int = -1) -> list[dict]:
+    """Facts of the log as they travel (a segment's lines): one station's after a
+    sequence number, or every fact, in log order."""
+    if station_id is None:
+        rows = fetch(db, "SELECT * FROM log ORDER BY station, seq")
+    else:
+        rows = fetch(db, "SELECT * FROM log WHERE station = ? AND seq > ? ORDER BY seq "
+                         "LIMIT ?", [station_id, after, limit])
+    return [{"gid": r["gid"], "station": r["station"], "seq": r["seq"], "hlc": r["hlc"],
+             "at": r["at"], "parts": json.loads(r["body"]), "mac": r["mac"]} for r in rows]

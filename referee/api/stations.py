@@ -1,0 +1,83 @@
+"""The conflicts of merged stations, under /api/v1: read them, settle them."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from flask import g, jsonify, request
+from flask_babel import gettext
+from pydantic import BaseModel
+
+from referee.api.models import Answer, Body, Error
+from referee.api.registry import ApiBlueprint
+from referee.store import merge
+from referee.web.context import get_db
+from referee.web.errors import error_response
+
+bp = ApiBlueprint("api_stations", __name__)
+
+
+class ConflictQuery(BaseModel):
+    """Which conflicts: ``held`` (waiting for a referee), ``applied`` or ``discarded``."""
+
+    status: Literal["held", "applied", "discarded"] | None = None
+    player: int | None = None
+
+
+class ConflictOut(Answer):
+    """A change the merged order of two stations' logs refused, held for a person."""
+
+    id: str
+    at: str
+    station: str
+    player_id: int | None
+    kind: str | None
+    rule: str | None
+    message: str
+    status: str
+    change: dict
+    resolved_at: str | None
+    resolver_id: int | None
+
+
+class Decision(Body):
+    """``apply`` the held change anyway (within its bounds) or ``discard`` it."""
+
+    decision: Literal["apply", "discard"]
+
+
+def conflict_json(row: dict) -> dict:
+    """A conflict as the API shows it, its refusal in the reader's language."""
+    text = gettext(row["msg"], **row["params"]) if row["params"] else gettext(row["msg"])
+    return {"id": row["id"], "at": row["at"], "station": row["station_name"] or row["station"],
+            "player_id": row["player_id"], "kind": row["kind"], "rule": row["rule"],
+            "message": f"{row['rule']}: {text}" if row["rule"] else text,
+            "status": row["status"], "change": row["change"],
+            "resolved_at": row["resolved_at"], "resolver_id": row["resolver_id"]}
+
+
+def _find(db, conflict_id: str) -> dict | None:
+    return next((c for c in merge.conflicts(db) if c["id"] == conflict_id), None)
+
+
+@bp.operation("get", "/conflicts", {200: list[ConflictOut]}, query=ConflictQuery)
+def list_conflicts():
+    """Conflicts found while merging stations, newest first (?status=held for the open)."""
+    status = request.args.get("status") or None
+    if status not in (None, "held", "applied", "discarded"):
+        return error_response(gettext("Unknown status."), 422)
+    player = request.args.get("player", type=int)
+    return jsonify([conflict_json(c) for c in merge.conflicts(get_db(), status, player)])
+
+
+@bp.operation("post", "/conflicts/<conflict_id>", {200: ConflictOut, 409: Error},
+              body=Decision)
+def settle(conflict_id: str, body: Decision):
+    """Apply a held change anyway or discard it; every station learns the decision."""
+    db = get_db()
+    if _find(db, conflict_id) is None:
+        return error_response(gettext(merge.NO_CONFLICT), 404)
+    if _find(db, conflict_id)["status"] != "held":
+        return error_response(gettext(merge.SETTLED), 409)
+    merge.settle(db, g.api_referee["id"], conflict_id, body.decision)
+    return jsonify(conflict_json(_find(db, conflict_id)))

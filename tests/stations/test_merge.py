@@ -1,0 +1,279 @@
+"""Stations merging their logs, fact by fact, without Syncthing (README "How stations
+merge"): each rule of the merge is one test here; tests/stations/test_syncthing.py runs
+the same through real Syncthing processes."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from referee.games.duel import service as duels
+from referee.games.duel.rules import Play, Round
+from referee.players import service as players
+from referee.rules import RuleError
+from referee.store import ledger, merge
+from referee.store import players as player_rows
+from tests.stations.helpers import dump, founder, joiner, rows
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """A wall clock the test moves: one second a reading, so order is the test's."""
+    ticks = itertools.count(1_900_000_000)
+    monkeypatch.setattr(ledger, "clock", lambda: float(next(ticks)))
+
+
+@pytest.fixture
+def pair(tmp_path, clock):
+    a = founder(tmp_path / "a.db")
+    b = joiner(tmp_path / "b.db", a, "tavern")
+    yield a, b
+    a.close()
+    b.close()
+
+
+def exchange(*stations):
+    for x, y in itertools.permutations(stations, 2):
+        x.send_to(y)
+
+
+def player_id(station, n=0):
+    return rows(station, "SELECT id FROM players ORDER BY id")[n]["id"]
+
+
+def test_a_joining_station_receives_the_whole_event_and_answers_alike(pair):
+    a, b = pair
+    assert b.here["number"] == 2 and a.here["number"] == 1
+    assert dump(a.answers()) == dump(b.answers())
+    assert len(rows(b, "SELECT * FROM players")) == 3
+
+
+def test_applying_a_fact_twice_does_nothing(pair):
+    a, b = pair
+    players.adjust(a.db, None, player_id(a), {"hp": -1})
+    first = a.send_to(b)
+    before = dump(b.answers())
+    again = a.send_to(b)
+    assert first.applied == 1 and again.applied == 0 and again.skipped > 0
+    assert dump(b.answers()) == before
+    assert rows(b, "SELECT count(*) AS n FROM events WHERE kind = 'adjust'")[0]["n"] == 1
+
+
+def test_stat_changes_made_apart_add_up_as_deltas(pair):
+    a, b = pair
+    pid = player_id(a)
+    players.adjust(a.db, None, pid, {"cartridges": -1})
+    players.adjust(b.db, None, pid, {"cartridges": -1, "hp": -1})
+    exchange(a, b)
+    for station in (a, b):
+        row = player_rows.get(station.db, pid)
+        assert (row["cartridges"], row["hp"]) == (0, 2)
+    assert dump(a.answers()) == dump(b.answers())
+
+
+def test_D8_the_last_chance_token_spent_on_two_stations_holds_the_later_as_a_conflict(pair):
+    a, b = pair
+    pid = player_id(a)
+    players.adjust(a.db, None, pid, {"chance": -1}, "A spends")  # earlier by the clock
+    players.adjust(b.db, None, pid, {"chance": -1}, "B spends")
+    exchange(a, b)
+    for station in (a, b):
+        assert player_rows.get(station.db, pid)["chance"] == 0
+        held = merge.conflicts(station.db, "held")
+        assert [(c["rule"], c["player_id"], c["change"]["reason"]) for c in held] == \
+            [("D8", pid, "B spends")]
+        assert merge.pending_for(station.db, pid) == 1
+    assert dump(a.answers()) == dump(b.answers())
+
+
+def test_a_late_fact_that_sorts_first_is_folded_in_at_its_place(pair):
+    a, b = pair
+    pid = player_id(a)
+    players.adjust(b.db, None, pid, {"chance": -1}, "B first")
+    players.adjust(a.db, None, pid, {"chance": -1}, "A later")
+    b.send_to(a)  # A folds B's earlier fact in before its own: its own becomes the conflict
+    report = b.send_to(a)
+    assert report.applied == 0
+    held = merge.conflicts(a.db, "held")
+    assert [c["change"]["reason"] for c in held] == ["A later"]
+    assert player_rows.get(a.db, pid)["chance"] == 0
+    exchange(a, b)
+    assert dump(a.answers()) == dump(b.answers())
+
+
+def test_settling_a_conflict_replicates_and_apply_anyway_keeps_the_bounds(pair):
+    a, b = pair
+    pid = player_id(a)
+    players.adjust(a.db, None, pid, {"chance": -1, "hp": -1})
+    players.adjust(b.db, None, pid, {"chance": -1, "hp": -1})
+    exchange(a, b)
+    (held,) = merge.conflicts(b.db, "held")
+    merge.settle(b.db, None, held["id"], "apply")
+    with pytest.raises(RuleError, match="already settled"):
+        merge.settle(b.db, None, held["id"], "discard")
+    exchange(a, b)
+    for station in (a, b):
+        row = player_rows.get(station.db, pid)
+        assert (row["chance"], row["hp"]) == (0, 1)  # chance clamped at 0, HP applied
+        assert merge.conflicts(station.db, "held") == []
+        assert merge.conflicts(station.db, "applied")[0]["id"] == held["id"]
+    assert dump(a.answers()) == dump(b.answers())
+
+
+def test_a_discarded_conflict_changes_nothing(pair):
+    a, b = pair
+    pid = player_id(a)
+    players.adjust(a.db, None, pid, {"chance": -1})
+    players.adjust(b.db, None, pid, {"chance": -1})
+    exchange(a, b)
+    (held,) = merge.conflicts(a.db, "held")
+    merge.settle(a.db, None, held["id"], "discard")
+    exchange(a, b)
+    assert [c["status"] for c in merge.conflicts(b.db)] == ["discarded"]
+    assert player_rows.get(b.db, pid)["chance"] == 0
+
+
+def test_two_stations_undoing_one_event_one_wins_the_other_is_a_conflict(pair):
+    a, b = pair
+    pid = player_id(a)
+    event_id = players.adjust(a.db, None, pid, {"hp": -1})["event_id"]
+    exchange(a, b)
+    players.undo(a.db, None, event_id)
+    players.undo(b.db, None, event_id)
+    exchange(a, b)
+    for station in (a, b):
+        assert player_rows.get(station.db, pid)["hp"] == 3  # given back once
+        assert [c["kind"] for c in merge.conflicts(station.db, "held")] == ["undo"]
+    assert dump(a.answers()) == dump(b.answers())
+
+
+def test_ids_never_collide_between_stations(pair):
+    a, b = pair
+    new_a = players.create(a.db, None, {"character": "From A", "hp_max": 2, "chance_max": 1,
+                                        "cartridges": 0, "suit": "H"})
+    new_b = players.create(b.db, None, {"character": "From B", "hp_max": 2, "chance_max": 1,
+                                        "cartridges": 0, "suit": "S"})
+    assert new_a["id"] == 4 and new_b["id"] == 2 * ledger.BLOCK
+    exchange(a, b)
+    assert {r["character"] for r in rows(a, "SELECT character FROM players")} >= \
+        {"From A", "From B"}
+    assert dump(a.answers()) == dump(b.answers())
+
+
+def test_a_game_belongs_to_its_station_and_others_show_it_read_only(pair):
+    a, b = pair
+    one, two = player_id(a, 0), player_id(a, 1)
+    duel = duels.start(a.db, None, one, two)
+    exchange(a, b)
+    with pytest.raises(RuleError, match="belongs to the station master"):
+        duels.record(b.db, None, duel.id, Round(Play("10S"), Play("8D")))
+    duels.record(a.db, None, duel.id, Round(Play("10S"), Play("8D")))
+    exchange(a, b)
+    assert duels.load(b.db, duel.id).version == duels.load(a.db, duel.id).version == 2
+    assert dump(a.answers()) == dump(b.answers())
+
+
+def test_a_step_forged_from_another_station_is_held_not_played(pair):
+    a, b = pair
+    duel = duels.start(a.db, None, player_id(a, 0), player_id(a, 1))
+    exchange(a, b)
+    key = rows(b, "SELECT id FROM games")[0]["id"]
+    from referee.store import fold, write
+
+    with pytest.raises(RuleError, match="belongs to the station master"), write(b.db):
+        fold.change(b.db, "games", {"id": key}, {"title": "mine now"})
+    # what a station running other code could still write, sealed with the event's key
+    here = b.here
+    fact = {"gid": f"{here['id']}:{here['next_seq']}", "station": here["id"],
+            "seq": here["next_seq"], "hlc": "1999999999999.00000", "at": "2030-01-01",
+            "parts": [{"t": "row", "tbl": "games", "pk": {"id": key},
+                       "set": {"title": "mine now"}}]}
+    fact["mac"] = ledger.mac(here["event_key"], fact)
+    merge.receive(a.db, [fact])
+    exchange(a, b)
+    for station in (a, b):
+        assert rows(station, "SELECT title FROM games")[0]["title"] == ""
+        assert [c["kind"] for c in merge.conflicts(station.db, "held")] == ["games"]
+    assert duel.id
+
+
+def test_settings_and_reissued_passports_replicate_last_write_wins(pair):
+    a, b = pair
+    from referee.players import settings as event_settings
+    from referee.store import settings as stored
+
+    pid = player_id(a)
+    old = player_rows.get(a.db, pid)["passport_token"]
+    values = stored.get_all(a.db)
+    event_settings.save(a.db, None, {**{k: values[k] for k in stored.EDITABLE},
+                                     "event_name": "from A"})
+    event_settings.save(b.db, None, {**{k: values[k] for k in stored.EDITABLE},
+                                     "event_name": "from B"})
+    players.reissue(b.db, None, pid)
+    exchange(a, b)
+    for station in (a, b):
+        assert stored.get(station.db, "event_name") == "from B"
+        assert player_rows.by_token(station.db, old) is None
+    assert stored.get(a.db, "secret_key") != stored.get(b.db, "secret_key")
+
+
+def test_a_tampered_fact_is_refused_and_changes_nothing(pair):
+    a, b = pair
+    players.adjust(a.db, None, player_id(a), {"hp": -1})
+    facts = ledger.facts(a.db)
+    facts[-1]["parts"][0]["changes"]["hp"]["after"] = 0
+    before = dump(b.answers())
+    report = merge.receive(b.db, facts)
+    assert report.refused and "seal" in report.refused[0][1]
+    assert dump(b.answers()) == before
+
+
+def test_a_fact_changed_under_an_id_already_held_is_refused(pair):
+    a, b = pair
+    players.adjust(a.db, None, player_id(a), {"hp": -1})
+    a.send_to(b)
+    fact = ledger.facts(a.db)[-1]
+    fact["at"] = "2000-01-01T00:00:00+00:00"
+    fact["mac"] = ledger.mac(a.here["event_key"], fact)  # even with the event's key
+    report = merge.receive(b.db, [fact])
+    assert report.refused == [(fact["gid"], "it differs from the fact held under its id")]
+
+
+def test_facts_of_an_unknown_station_wait_and_change_nothing(pair, tmp_path):
+    a, b = pair
+    stranger = founder(tmp_path / "x.db")
+    players.adjust(stranger.db, None, player_id(stranger), {"hp": -1})
+    forged = ledger.facts(stranger.db)
+    for fact in forged:
+        fact["mac"] = ledger.mac(a.here["event_key"], fact)
+    before = dump(b.answers())
+    report = merge.receive(b.db, forged)
+    assert report.applied == 0 and report.waiting
+    assert "never admitted" in report.waiting[0][1]
+    assert dump(b.answers()) == before
+    stranger.close()
+
+
+def test_a_gap_in_a_station_sequence_waits_for_the_missing_facts(pair):
+    a, b = pair
+    pid = player_id(a)
+    for _ in range(2):
+        players.adjust(a.db, None, pid, {"cartridges": -1})
+    facts = ledger.facts(a.db)
+    report = merge.receive(b.db, facts[-1:])
+    assert report.applied == 0 and "have not arrived yet" in report.waiting[0][1]
+    merge.receive(b.db, facts[-2:-1])
+    merge.receive(b.db, facts[-1:])
+    assert player_rows.get(b.db, pid)["cartridges"] == 0
+
+
+def test_a_fact_in_a_station_own_name_that_it_never_wrote_is_refused(pair):
+    a, b = pair
+    here = b.here
+    fact = {"gid": f"{here['id']}:{here['next_seq']}", "station": here["id"],
+            "seq": here["next_seq"], "hlc": "1999999999999.00000", "at": "2030-01-01",
+            "parts": []}
+    fact["mac"] = ledger.mac(here["event_key"], fact)
+    assert merge.receive(b.db, [fact]).refused == [(fact["gid"], "this station never wrote it")]
+    players.adjust(b.db, None, player_id(b), {"hp": -1})  # its own numbering goes on
