@@ -1,0 +1,212 @@
+"""Segments: a station's facts as files in the folder Syncthing shares.
+
+Each station writes only its own folder, ``<station>/<first>-<last>.jsonl``, one fact a
+line. A segment is written complete in the outbox (outside the shared folder, on the
+same disk), then renamed in, so no station ever sees half a line; it is never edited or
+deleted afterwards. Reading takes every complete segment in any order, skips Syncthing's
+temporary files and anything that is not a segment, and folds the facts in through
+:func:`referee.store.merge.receive`, which takes each fact once. A segment that differs
+from what was read before under its name, or whose facts do not fit its name and seal,
+is refused and reported; it changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from referee.store import ledger, merge, write
+from referee.store.db import fetch
+from referee.store.events import now
+
+NAME = re.compile(r"^(\d{10})-(\d{10})\.jsonl$")
+SEGMENT_FACTS = 500  # facts a segment holds at most: an import is never one huge file
+READ_BATCH = 2000  # facts folded in one transaction
+
+
+def segment_name(first: int, last: int) -> str:
+    return f"{first:010d}-{last:010d}.jsonl"
+
+
+@dataclass
+class Scan:
+    """What one look at the shared folder found and did."""
+
+    segments: int = 0  # new segments read
+    applied: int = 0
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+    waiting: list[tuple[str, str]] = field(default_factory=list)
+    rewound: int = 0
+
+
+def exported_through(db: Database, folder: Path, station_id: str) -> int:
+    """The last sequence number of this station already in the shared folder."""
+    last = 0
+    own = folder / station_id
+    if own.is_dir():
+        for entry in os.scandir(own):
+            match = NAME.match(entry.name)
+            if match:
+                last = max(last, int(match.group(2)))
+    return last
+
+
+def export(db: Database, folder: Path, outbox: Path) -> int:
+    """Write this station's facts not yet in the shared folder; how many."""
+    here = ledger.station(db)
+    if here is None:
+        return 0
+    own = folder / here["id"]
+    own.mkdir(parents=True, exist_ok=True)
+    outbox.mkdir(parents=True, exist_ok=True)
+    after = exported_through(db, folder, here["id"])
+    written = 0
+    while True:
+        facts = ledger.facts(db, here["id"], after, SEGMENT_FACTS)
+        if not facts:
+            return written
+        first, last = facts[0]["seq"], facts[-1]["seq"]
+        name = segment_name(first, last)
+        staged = outbox / name
+        with open(staged, "w", encoding="utf-8") as out:
+            for fact in facts:
+                out.write(ledger.canonical(fact) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(staged, own / name)  # complete, or not there at all
+        _remember(db, f"{here['id']}/{name}", here["id"], first, last,
+                  _digest((own / name).read_bytes()), "ok", "")
+        after, written = last, written + len(facts)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+_DIGESTS: dict[str, tuple[int, int, str]] = {}  # path -> (size, mtime, sha256)
+
+
+def _cached_digest(entry: os.DirEntry) -> str:
+    """A file's sha256, read again only when its size or time changed."""
+    info = entry.stat()
+    cached = _DIGESTS.get(entry.path)
+    if cached and cached[:2] == (info.st_size, info.st_mtime_ns):
+        return cached[2]
+    digest = _digest(Path(entry.path).read_bytes())
+    _DIGESTS[entry.path] = (info.st_size, info.st_mtime_ns, digest)
+    return digest
+
+
+def _remember(db: Database, path: str, station: str, first: int, last: int, digest: str,
+              status: str, problem: str) -> None:
+    with write(db):
+        db.execute("INSERT INTO segments (path, station, first, last, sha256, status, "
+                   "problem, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO "
+                   "UPDATE SET sha256 = excluded.sha256, status = excluded.status, "
+                   "problem = excluded.problem, seen_at = excluded.seen_at",
+                   [path, station, first, last, digest, status, problem, now()])
+
+
+def _read(path: Path, station: str, first: int, last: int,
+          key: str) -> tuple[list[dict], str | None]:
+    """A segment's facts, or why it cannot be one."""
+    facts = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        return [], f"unreadable: {err}"
+    if not text.endswith("\n"):
+        return [], "its last line is incomplete"
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            fact = json.loads(line)
+        except ValueError:
+            return [], f"line {number} is not JSON"
+        if not isinstance(fact, dict) or fact.get("station") != station:
+            return [], f"line {number} is a fact of another station"
+        why = merge.check(fact, key)
+        if why:
+            return [], f"line {number}: {why}"
+        facts.append(fact)
+    if [f.get("seq") for f in facts] != list(range(first, last + 1)):
+        return [], "its facts do not fit its name"
+    return facts, None
+
+
+def scan(db: Database, folder: Path) -> Scan:
+    """Read every new segment of the other stations and fold their facts in."""
+    here = ledger.station(db)
+    result = Scan()
+    if here is None or not folder.is_dir():
+        return result
+    known = {r["path"]: r for r in fetch(db, "SELECT * FROM segments")}
+    batch: list[dict] = []
+    batch_paths: list[tuple[str, str, int, int, str]] = []
+    for station_dir in sorted(os.scandir(folder), key=lambda e: e.name):
+        if not station_dir.is_dir() or station_dir.name.startswith("."):
+            continue  # .stfolder, .stversions and the like
+        for entry in sorted(os.scandir(station_dir.path), key=lambda e: e.name):
+            match = NAME.match(entry.name)
+            if not match:
+                continue  # Syncthing's .syncthing.*.tmp / ~syncthing~*.tmp, conflicts
+            rel = f"{station_dir.name}/{entry.name}"
+            digest = _cached_digest(entry)
+            seen = known.get(rel)
+            if seen is not None and seen["status"] in ("ok", "refused") and \
+                    seen["sha256"] == digest:
+                continue
+            first, last = int(match.group(1)), int(match.group(2))
+            if seen is not None and seen["status"] == "ok" and seen["sha256"] != digest:
+                why = "it changed after it was written (segments are never edited)"
+                result.refused.append((rel, why))
+                _remember(db, rel, station_dir.name, first, last, seen["sha256"], "ok", why)
+                continue
+            if station_dir.name == here["id"]:
+                continue  # our own, written by export
+            facts, why = _read(Path(entry.path), station_dir.name, first, last,
+                               here["event_key"])
+            if why:
+                result.refused.append((rel, why))
+                _remember(db, rel, station_dir.name, first, last, digest, "refused", why)
+                continue
+            batch.extend(facts)
+            batch_paths.append((rel, station_dir.name, first, last, digest))
+            result.segments += 1
+            if len(batch) >= READ_BATCH:
+                _fold(db, batch, batch_paths, result)
+                batch, batch_paths = [], []
+    if batch:
+        _fold(db, batch, batch_paths, result)
+    return result
+
+
+def _fold(db: Database, facts: list[dict], paths: list, result: Scan) -> None:
+    report = merge.receive(db, facts)
+    result.applied += report.applied
+    result.rewound += report.rewound
+    bad = dict(report.refused)
+    waiting = {gid for gid, _ in report.waiting}
+    for rel, station, first, last, digest in paths:
+        gids = {f"{station}:{seq}" for seq in range(first, last + 1)}
+        refused = sorted(why for gid, why in bad.items() if gid in gids)
+        if refused:
+            result.refused.append((rel, refused[0]))
+            _remember(db, rel, station, first, last, digest, "refused", refused[0])
+        elif gids & waiting:
+            why = next(w for g, w in report.waiting if g in gids)
+            result.waiting.append((rel, why))
+            _remember(db, rel, station, first, last, digest, "waiting", why)
+        else:
+            _remember(db, rel, station, first, last, digest, "ok", "")
+
+
+def problems(db: Database) -> list[dict]:
+    """Segments refused or still waiting, for the organizer's Stations screen."""
+    return fetch(db, "SELECT * FROM segments WHERE status != 'ok' OR problem != '' "
+                     "ORDER BY seen_at DESC, path")

@@ -1,0 +1,127 @@
+"""Segments on disk: written complete then renamed in, read in any order, each once,
+Syncthing's temporary files skipped, edited or foreign segments refused."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from referee.players import service as players
+from referee.stations import segments
+from referee.store import ledger
+from referee.store import players as player_rows
+from tests.stations.helpers import dump, founder, joiner, rows
+
+
+@pytest.fixture
+def pair(tmp_path):
+    a = founder(tmp_path / "a.db")
+    b = joiner(tmp_path / "b.db", a, "tavern")
+    yield a, b
+    a.close()
+    b.close()
+
+
+def carry(src, dst):
+    """What Syncthing does: every file of one folder appears in the other."""
+    for path in src.rglob("*"):
+        if path.is_file():
+            target = dst / path.relative_to(src)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if not target.exists():
+                shutil.copyfile(path, target)
+
+
+def test_a_station_writes_its_facts_as_complete_segments_of_its_own(pair, tmp_path):
+    a, _ = pair
+    folder, outbox = tmp_path / "shared-a", tmp_path / "outbox-a"
+    total = len(ledger.facts(a.db, a.here["id"]))
+    assert segments.export(a.db, folder, outbox) == total
+    assert segments.export(a.db, folder, outbox) == 0
+    files = sorted((folder / a.here["id"]).iterdir())
+    assert files[0].name == segments.segment_name(1, min(total, segments.SEGMENT_FACTS))
+    assert all(f.read_text().endswith("\n") for f in files)
+    assert list(outbox.iterdir()) == []  # staged files were renamed in, none left behind
+    players.adjust(a.db, None, 1, {"hp": -1})
+    assert segments.export(a.db, folder, outbox) == 1
+    assert sorted(f.name for f in (folder / a.here["id"]).iterdir())[-1] == \
+        segments.segment_name(total + 1, total + 1)
+
+
+def test_segments_arrive_in_any_order_and_apply_once(pair, tmp_path):
+    a, b = pair
+    fa, fb = tmp_path / "fa", tmp_path / "fb"
+    segments.export(a.db, fa, tmp_path / "oa")
+    for stat in ("hp", "cartridges"):
+        players.adjust(a.db, None, 1, {stat: -1})
+        segments.export(a.db, fa, tmp_path / "oa")
+    own = sorted((fa / a.here["id"]).iterdir())
+    (fb / a.here["id"]).mkdir(parents=True)
+    shutil.copyfile(own[-1], fb / a.here["id"] / own[-1].name)  # the last one first
+    first = segments.scan(b.db, fb)
+    assert first.applied == 0 and "have not arrived yet" in first.waiting[0][1]
+    carry(fa, fb)
+    second = segments.scan(b.db, fb)
+    assert second.applied == 2 and not second.refused
+    assert segments.scan(b.db, fb).applied == 0
+    row = player_rows.get(b.db, 1)
+    assert (row["hp"], row["cartridges"]) == (2, 1)
+    assert dump(a.answers()) == dump(b.answers())
+
+
+def test_syncthing_temporary_files_and_strangers_are_skipped(pair, tmp_path):
+    a, b = pair
+    fb = tmp_path / "fb"
+    theirs = fb / a.here["id"]
+    theirs.mkdir(parents=True)
+    (theirs / ".syncthing.0000000100-0000000100.jsonl.tmp").write_text("{half")
+    (theirs / "~syncthing~0000000100-0000000100.jsonl.tmp").write_text("{half")
+    (fb / ".stfolder").mkdir()
+    (theirs / "notes.txt").write_text("hello")
+    before = dump(b.answers())
+    result = segments.scan(b.db, fb)
+    assert (result.segments, result.applied, result.refused) == (0, 0, [])
+    assert dump(b.answers()) == before
+
+
+def test_a_tampered_segment_is_refused_and_changes_nothing(pair, tmp_path):
+    a, b = pair
+    fa, fb = tmp_path / "fa", tmp_path / "fb"
+    players.adjust(a.db, None, 1, {"hp": -1})
+    segments.export(a.db, fa, tmp_path / "oa")
+    carry(fa, fb)
+    last = sorted((fb / a.here["id"]).iterdir())[-1]
+    last.write_text(last.read_text().replace('"after":2', '"after":0'))
+    result = segments.scan(b.db, fb)
+    assert result.applied == 0
+    assert "seal does not match" in result.refused[0][1]
+    assert player_rows.get(b.db, 1)["hp"] == 3
+    assert segments.problems(b.db)[0]["status"] == "refused"
+
+
+def test_a_segment_edited_after_it_was_read_is_reported(pair, tmp_path):
+    a, b = pair
+    fa, fb = tmp_path / "fa", tmp_path / "fb"
+    players.adjust(a.db, None, 1, {"hp": -1})
+    segments.export(a.db, fa, tmp_path / "oa")
+    carry(fa, fb)
+    segments.scan(b.db, fb)
+    last = sorted((fb / a.here["id"]).iterdir())[-1]
+    last.write_text(last.read_text() + "\n")
+    result = segments.scan(b.db, fb)
+    assert result.refused == [(f"{a.here['id']}/{last.name}",
+                               "it changed after it was written (segments are never edited)")]
+    assert player_rows.get(b.db, 1)["hp"] == 2
+
+
+def test_a_segment_of_a_station_never_admitted_waits_and_changes_nothing(pair, tmp_path):
+    a, b = pair
+    stranger = founder(tmp_path / "x.db")
+    fx, fb = tmp_path / "fx", tmp_path / "fb"
+    segments.export(stranger.db, fx, tmp_path / "ox")
+    carry(fx, fb)
+    result = segments.scan(b.db, fb)
+    assert result.applied == 0 and result.refused  # sealed with another event's key
+    assert len(rows(b, "SELECT * FROM players")) == 3
+    stranger.close()
