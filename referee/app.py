@@ -56,16 +56,18 @@ def create_app(test_config: dict | None = None) -> Flask:
     from referee.players import passport
     from referee.players import web as players
     from referee.printing import web as printing
+    from referee.stations import web as stations
     from referee.web import context, errors, i18n, security
 
     context.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
     errors.init_app(app)
+    stations.init_app(app, app.config.get("STATION"))
     for blueprint in (
             auth.bp, players.bp, passport.bp, events.bp, api.bp, printing.bp, games.bp,
             duels.bp, api_duels.bp, coup.bp, api_coup.bp, underworld.bp, underworld.old,
-            api_underworld.bp, berserk.bp, berserk_squads.bp, api_berserk.bp, api_stations.bp):
+            api_underworld.bp, berserk.bp, berserk_squads.bp, api_berserk.bp, api_stations.bp, stations.bp):
         app.register_blueprint(blueprint)
 
     return app

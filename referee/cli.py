@@ -215,9 +215,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
     path = _path(args)
     address = lan_address() if args.host in ("0.0.0.0", "") else args.host
     public = args.public_url or f"http://{address}:{args.port}"
+    station = None
+    if args.station:
+        from referee.stations.runtime import Runtime
+        from referee.stations.syncthing import SyncthingError, available
+
+        if not available():
+            print("error: a station needs Syncthing (the Debian package syncthing)",
+                  file=sys.stderr)
+            return 2
+        sync_host = "127.0.0.1" if address.startswith("127.") else "0.0.0.0"
+        station = Runtime(path, args.station, sync_port=args.sync_port,
+                          gui_port=args.sync_gui_port, sync_host=sync_host,
+                          advertise=f"tcp://{address}:{args.sync_port}",
+                          lan_discovery=not args.no_lan_discovery)
+        try:
+            station.start()
+        except (SyncthingError, RuleError) as err:
+            print(f"error: {getattr(err, 'text', err)}", file=sys.stderr)
+            station.stop()
+            return 2
+        print(f"Station {station.name}: Syncthing on port {args.sync_port}")
     # LAN_URL: what passports use when the organizer browses from the laptop itself
     app = create_app({"DATABASE": path, "PUBLIC_URL": args.public_url or "",
-                      "LAN_URL": f"http://{address}:{args.port}"})
+                      "LAN_URL": f"http://{address}:{args.port}", "STATION": station})
     print(f"Referee {__version__} on {public}  (database: {path})")
     print("Referees: scan this to open it on your phone:")
     print(terminal_qr(public))
@@ -226,6 +247,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
                        ident="referee")
     finally:
+        if station is not None:
+            station.stop()
         # The last connection to close checkpoints the WAL into the database file.
         close_connections(app)
     return 0
@@ -257,6 +280,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--public-url", default="",
                    help="base URL in passport QR codes, e.g. http://192.168.1.10:8080")
     p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--station", metavar="NAME", default="",
+                   help="run as a station of the event that merges with the others "
+                        "through Syncthing (README: Stations)")
+    p.add_argument("--sync-port", type=int, default=22000,
+                   help="the port other stations reach this one's Syncthing on")
+    p.add_argument("--sync-gui-port", type=int, default=8385,
+                   help="the loopback port of this station's Syncthing REST API")
+    p.add_argument("--no-lan-discovery", action="store_true",
+                   help="find other stations only by the addresses pairing gave")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("demo", help="load a demo event (referee demo / demo)")

@@ -10,9 +10,11 @@ from pydantic import BaseModel
 
 from referee.api.models import Answer, Body, Error
 from referee.api.registry import ApiBlueprint
+from referee.rules import RuleError
 from referee.store import merge
 from referee.web.context import get_db
 from referee.web.errors import error_response
+from referee.web.i18n import rule_message
 
 bp = ApiBlueprint("api_stations", __name__)
 
@@ -38,6 +40,28 @@ class ConflictOut(Answer):
     change: dict
     resolved_at: str | None
     resolver_id: int | None
+
+
+class PairRequest(Body):
+    """What a new station sends the organizer's station to be paired."""
+
+    code: str
+    station: str
+    name: str
+    device: str
+    address: str = ""
+
+
+class Paired(Answer):
+    """The organizer's answer: the new station's number and how to reach the event."""
+
+    number: int
+    event: str
+    event_key: str
+    device: str
+    address: str
+    name: str
+    folder: str
 
 
 class Decision(Body):
@@ -81,3 +105,18 @@ def settle(conflict_id: str, body: Decision):
         return error_response(gettext(merge.SETTLED), 409)
     merge.settle(db, g.api_referee["id"], conflict_id, body.decision)
     return jsonify(conflict_json(_find(db, conflict_id)))
+
+
+@bp.operation("post", "/stations/pair", {200: Paired, 403: Error, 404: Error},
+              body=PairRequest, public=True)
+def pair(body: PairRequest):
+    """A new station pairs with the organizer's by the one-time code it shows."""
+    from referee.stations.web import runtime
+
+    station = runtime()
+    if station is None:
+        return error_response(gettext("This server is not a station."), 404)
+    try:
+        return jsonify(station.accept(body.sent()))
+    except RuleError as err:
+        return error_response(rule_message(err), 403)

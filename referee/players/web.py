@@ -12,7 +12,7 @@ from referee.players import exporting, importing, service
 from referee.players import settings as event_settings
 from referee.rules import RuleError
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
-from referee.store import events
+from referee.store import events, merge
 from referee.store import players as rows
 from referee.store import settings as settings_store
 from referee.web.context import current_referee, get_db, public_base
@@ -50,6 +50,7 @@ def sheet_view(row: dict) -> dict:
         "last": last,
         "undoable": service.UNDOABLE,
         "passport_url": public_base() + url_for("passport.sheet", token=row["passport_token"]),
+        "conflicts": merge.pending_for(db, row["id"]),
     }
 
 

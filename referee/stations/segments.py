@@ -75,8 +75,7 @@ def export(db: Database, folder: Path, outbox: Path) -> int:
         name = segment_name(first, last)
         staged = outbox / name
         with open(staged, "w", encoding="utf-8") as out:
-            for fact in facts:
-                out.write(ledger.canonical(fact) + "\n")
+            out.writelines(ledger.canonical(fact) + "\n" for fact in facts)
             out.flush()
             os.fsync(out.fileno())
         os.replace(staged, own / name)  # complete, or not there at all

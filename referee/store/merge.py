@@ -162,8 +162,8 @@ def receive(db: Database, facts: list[dict]) -> Report:
                     if same:
                         report.skipped += 1
                     else:
-                        report.refused.append((gid, "it differs from the fact held under "
-                                                    "its id"))
+                        report.refused.append((gid, ("it differs from the fact held under "
+                                                    "its id")))
                     continue
                 if fact["station"] == here["id"]:
                     report.refused.append((gid, "this station never wrote it"))
@@ -335,8 +335,8 @@ def settle(db: Database, referee_id: int | None, conflict_id: str, decision: str
 def conflicts(db: Database, status: str | None = None, player_id: int | None = None,
               limit: int = 500) -> list[dict]:
     """Conflicts in clock order, newest first, with the change each holds."""
-    sql, params = "SELECT c.*, s.name AS station_name FROM conflicts c " \
-                  "LEFT JOIN stations s ON s.id = c.station WHERE 1", []
+    sql, params = ("SELECT c.*, s.name AS station_name FROM conflicts c " \
+                  "LEFT JOIN stations s ON s.id = c.station WHERE 1"), []
     if status:
         sql, params = sql + " AND c.status = ?", [*params, status]
     if player_id is not None:

@@ -319,8 +319,10 @@ def m007_stations(db: Database) -> None:
     db.execute("ALTER TABLE games ADD COLUMN station TEXT NOT NULL DEFAULT ''")
     db["station"].create(
         {"key": str, "id": str, "name": str, "number": int, "event": str, "event_key": str,
-         "next_seq": int, "hlc_ms": int, "hlc_c": int, "created_at": str},
-        pk="key", not_null={"id", "name", "next_seq", "hlc_ms", "hlc_c"})
+         "next_seq": int, "hlc_ms": int, "hlc_c": int, "created_at": str,
+         "seen_through": int, "alone_since": str},
+        pk="key", not_null={"id", "name", "next_seq", "hlc_ms", "hlc_c", "seen_through"},
+        defaults={"seen_through": 0})
     db["log"].create(
         {"gid": str, "station": str, "seq": int, "hlc": str, "ord": str, "at": str,
          "body": str, "mac": str},

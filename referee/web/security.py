@@ -13,7 +13,8 @@ from referee.web.context import current_referee
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 # Writes an anonymous visitor may make (still CSRF-checked): signing in.
-ANONYMOUS_WRITES = {"auth.login"}
+# A new station has no accounts yet: its pairing code is what authorizes the join.
+ANONYMOUS_WRITES = {"auth.login", "stations.join"}
 
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "

@@ -268,7 +268,7 @@ def test_a_gap_in_a_station_sequence_waits_for_the_missing_facts(pair):
 
 
 def test_a_fact_in_a_station_own_name_that_it_never_wrote_is_refused(pair):
-    a, b = pair
+    _a, b = pair
     here = b.here
     fact = {"gid": f"{here['id']}:{here['next_seq']}", "station": here["id"],
             "seq": here["next_seq"], "hlc": "1999999999999.00000", "at": "2030-01-01",

@@ -45,7 +45,7 @@ def test_a_station_writes_its_facts_as_complete_segments_of_its_own(pair, tmp_pa
     assert list(outbox.iterdir()) == []  # staged files were renamed in, none left behind
     players.adjust(a.db, None, 1, {"hp": -1})
     assert segments.export(a.db, folder, outbox) == 1
-    assert sorted(f.name for f in (folder / a.here["id"]).iterdir())[-1] == \
+    assert max(f.name for f in (folder / a.here["id"]).iterdir()) == \
         segments.segment_name(total + 1, total + 1)
 
 
@@ -91,7 +91,7 @@ def test_a_tampered_segment_is_refused_and_changes_nothing(pair, tmp_path):
     players.adjust(a.db, None, 1, {"hp": -1})
     segments.export(a.db, fa, tmp_path / "oa")
     carry(fa, fb)
-    last = sorted((fb / a.here["id"]).iterdir())[-1]
+    last = max((fb / a.here["id"]).iterdir())
     last.write_text(last.read_text().replace('"after":2', '"after":0'))
     result = segments.scan(b.db, fb)
     assert result.applied == 0
@@ -107,7 +107,7 @@ def test_a_segment_edited_after_it_was_read_is_reported(pair, tmp_path):
     segments.export(a.db, fa, tmp_path / "oa")
     carry(fa, fb)
     segments.scan(b.db, fb)
-    last = sorted((fb / a.here["id"]).iterdir())[-1]
+    last = max((fb / a.here["id"]).iterdir())
     last.write_text(last.read_text() + "\n")
     result = segments.scan(b.db, fb)
     assert result.refused == [(f"{a.here['id']}/{last.name}",
@@ -116,7 +116,7 @@ def test_a_segment_edited_after_it_was_read_is_reported(pair, tmp_path):
 
 
 def test_a_segment_of_a_station_never_admitted_waits_and_changes_nothing(pair, tmp_path):
-    a, b = pair
+    _a, b = pair
     stranger = founder(tmp_path / "x.db")
     fx, fb = tmp_path / "fx", tmp_path / "fb"
     segments.export(stranger.db, fx, tmp_path / "ox")

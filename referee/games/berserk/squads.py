@@ -22,8 +22,8 @@ from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from referee.games.berserk.rules import Card, Settings, SquadSummary
 from referee.rules import N_, RuleError
-from referee.store import players as player_rows
 from referee.store import fold, write
+from referee.store import players as player_rows
 from referee.store.db import fetch
 from referee.store.events import now
 from referee.store.ledger import new_id

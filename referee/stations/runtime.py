@@ -1,0 +1,307 @@
+"""A running station: its database, its Syncthing and the loop between them.
+
+``referee serve --station NAME`` makes one of these beside the web server. A database
+that already holds the event (any account or player) becomes the event's first station,
+the organizer's; an empty one waits to be paired with it. The loop writes this station's
+new facts as segments, asks Syncthing to look at once, reads the other stations'
+segments, restarts Syncthing if it died, and keeps the link's state for the top bar.
+Everything it knows is also in the database and the folder, so a kill -9 of the app or
+of Syncthing loses nothing: the next start picks up where the files are.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from referee import store
+from referee.rules import N_, RuleError
+from referee.stations import segments
+from referee.stations.syncthing import Setup, Syncthing, SyncthingError
+from referee.store import ledger, merge
+from referee.store.db import fetch
+
+log = logging.getLogger("referee.stations")
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read off a screen
+CODE_LENGTH = 8
+CODE_MINUTES = 15
+CODE_TRIES = 5
+TICK = 0.5  # seconds between looks at the folder
+LINK_EVERY = 2.0  # seconds between asking Syncthing about the links
+
+WRONG_CODE = N_("This pairing code is wrong or has expired: ask the organizer's station "
+                "for a new one.")
+NOT_FOUNDER = N_("Only the organizer's station pairs new stations.")
+UNREACHABLE = N_("The organizer's station did not answer at %(url)s: check the address "
+                 "and that both devices are on the same network.")
+
+
+@dataclass
+class Link:
+    """What the top bar says about this station's link to the others."""
+
+    name: str = ""
+    joined: bool = False
+    founder: bool = False
+    in_reach: int = 0  # other stations connected right now
+    known: int = 0  # other stations of the event
+    alone_since: str | None = None
+    unseen: int = 0  # this station's changes no other station has yet
+    problems: int = 0  # segments refused or waiting
+    peers: list[dict] = field(default_factory=list)
+
+
+class Runtime:
+    """One station: started with the server, stopped with it."""
+
+    def __init__(self, db_path: str, name: str, *, sync_port: int = 22000,
+                 gui_port: int = 8384, sync_host: str = "0.0.0.0",
+                 advertise: str | None = None, lan_discovery: bool = True) -> None:
+        self.db_path = str(db_path)
+        self.name = name
+        self.base = Path(self.db_path + ".station")
+        self.shared = self.base / "shared"
+        self.outbox = self.base / "outbox"
+        self.sync_port = sync_port
+        self.advertise = advertise or f"tcp://{sync_host}:{sync_port}"
+        self.setup = Setup(home=self.base / "syncthing", gui_port=gui_port,
+                           listen=f"tcp://{sync_host}:{sync_port}", name=name,
+                           lan_discovery=lan_discovery)
+        self.syncthing: Syncthing | None = None
+        self.link = Link(name=name)
+        self._codes: dict[str, list] = {}  # code -> [expires at, tries left]
+        self._poke = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._last_link = 0.0
+        self.last_scan: segments.Scan | None = None
+
+    # --- life ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        db = store.init(self.db_path)
+        try:
+            here = ledger.station(db)
+            if here is None:
+                holds = db.execute("SELECT (SELECT count(*) FROM players) + "
+                                   "(SELECT count(*) FROM referees)").fetchone()[0]
+                here = merge.found(db, self.name) if holds else merge.prepare(db, self.name)
+            self.name = self.link.name = here["name"]
+            self.link.joined = bool(here["event"])
+            self.link.founder = here["number"] == ledger.FOUNDER
+        finally:
+            db.close()
+        self.base.mkdir(parents=True, exist_ok=True)
+        self.syncthing = Syncthing(self.setup)
+        self.syncthing.start()
+        self._ensure_folder()
+        self._thread = threading.Thread(target=self._loop, name="station", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._poke.set()
+        if self._thread is not None:
+            self._thread.join(timeout=15)
+        if self.syncthing is not None:
+            self.syncthing.stop()
+
+    def poke(self) -> None:
+        """A local write happened: export it now rather than at the next tick."""
+        self._poke.set()
+
+    def here(self) -> dict | None:
+        db = store.connect(self.db_path)
+        try:
+            return ledger.station(db)
+        finally:
+            db.close()
+
+    def folder_id(self, here: dict) -> str:
+        return f"referee-{here['event']}"
+
+    def _ensure_folder(self) -> None:
+        here = self.here()
+        if here and here["event"]:
+            peers = [d["deviceID"] for d in self.syncthing.devices()
+                     if d["deviceID"] != self.syncthing.device_id()]
+            self.syncthing.folder(self.folder_id(here), self.shared, peers)
+
+    def _loop(self) -> None:
+        db = store.connect(self.db_path)
+        try:
+            while not self._stop.is_set():
+                self._poke.wait(TICK)
+                self._poke.clear()
+                try:
+                    self.step(db)
+                except Exception:  # the loop must outlive any one bad look
+                    log.exception("station step failed")
+        finally:
+            db.close()
+
+    def step(self, db) -> None:
+        """One turn: keep Syncthing up, export, import, refresh the link."""
+        if not self.syncthing.alive and not self._stop.is_set():
+            log.warning("syncthing is gone; starting it again")
+            self.syncthing.start()
+            self._ensure_folder()
+        here = ledger.station(db)
+        if here is None or not here["event"]:
+            return
+        wrote = segments.export(db, self.shared, self.outbox)
+        if wrote:
+            try:
+                self.syncthing.scan(self.folder_id(here))
+            except SyncthingError:
+                pass  # the watcher and the rescan interval will see it
+        self.last_scan = segments.scan(db, self.shared)
+        if time.monotonic() - self._last_link > LINK_EVERY or wrote or \
+                self.last_scan.applied:
+            self._refresh_link(db, ledger.station(db))
+
+    # --- the link ----------------------------------------------------------------------
+
+    def _refresh_link(self, db, here: dict) -> None:
+        self._last_link = time.monotonic()
+        try:
+            connections = self.syncthing.connections()
+            {d["deviceID"]: d for d in self.syncthing.devices()}
+        except SyncthingError:
+            connections, _devices = {}, {}
+        stations = fetch(db, "SELECT s.*, h.last_seq, h.heard_at FROM stations s "
+                             "LEFT JOIN heard h ON h.station = s.id ORDER BY s.number")
+        by_device = {s["device"]: s for s in stations if s["device"]}
+        connected = [d for d, c in connections.items() if c.get("connected")]
+        exported = segments.exported_through(db, self.shared, here["id"])
+        seen_through = here["seen_through"]
+        if connected:
+            folder = self.folder_id(here)
+            for device in connected:
+                try:
+                    done = self.syncthing.completion(folder, device)
+                except SyncthingError:
+                    continue
+                if done.get("completion") == 100 and not done.get("needItems"):
+                    seen_through = max(seen_through, exported)
+        alone_since = here["alone_since"]
+        if connected:
+            alone_since = None
+        elif alone_since is None:
+            alone_since = datetime.now(UTC).isoformat(timespec="seconds")
+        if (seen_through, alone_since) != (here["seen_through"], here["alone_since"]):
+            with store.write(db):
+                db.execute("UPDATE station SET seen_through = ?, alone_since = ? "
+                           "WHERE key = 'self'", [seen_through, alone_since])
+        peers = []
+        for station in stations:
+            if station["id"] == here["id"]:
+                continue
+            link = connections.get(station["device"], {})
+            peers.append({"name": station["name"], "number": station["number"],
+                          "connected": bool(link.get("connected")),
+                          "heard_at": station["heard_at"], "last_seq": station["last_seq"],
+                          "address": station["address"]})
+        unknown = [d for d in connected if d not in by_device]
+        with self._lock:
+            self.link = Link(
+                name=here["name"], joined=True, founder=here["number"] == ledger.FOUNDER,
+                in_reach=len(connected), known=max(len(stations) - 1, len(unknown)),
+                alone_since=alone_since,
+                unseen=max(0, here["next_seq"] - 1 - seen_through),
+                problems=len(segments.problems(db)), peers=peers)
+
+    def status(self) -> Link:
+        with self._lock:
+            return self.link
+
+    # --- pairing -----------------------------------------------------------------------
+
+    def new_code(self) -> str:
+        """A one-time code the organizer's station shows to pair a new one."""
+        here = self.here()
+        if here is None or here["number"] != ledger.FOUNDER:
+            raise RuleError(None, NOT_FOUNDER)
+        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+        now = time.monotonic()
+        with self._lock:
+            self._codes = {c: v for c, v in self._codes.items() if v[0] > now}
+            self._codes[code] = [now + CODE_MINUTES * 60, CODE_TRIES]
+        return code
+
+    def _use_code(self, code: str) -> bool:
+        code = (code or "").strip().upper().replace("-", "").replace(" ", "")
+        with self._lock:
+            entry = self._codes.get(code)
+            if entry is None or entry[0] < time.monotonic():
+                for value in self._codes.values():  # a wrong guess costs every code a try
+                    value[1] -= 1
+                self._codes = {c: v for c, v in self._codes.items() if v[1] > 0}
+                return False
+            del self._codes[code]
+            return True
+
+    def accept(self, request: dict, referee_id: int | None = None) -> dict:
+        """On the organizer's station: admit the station that sent a valid code."""
+        if not self._use_code(str(request.get("code", ""))):
+            raise RuleError(None, WRONG_CODE)
+        station_id, device = str(request["station"]), str(request["device"])
+        name, address = str(request["name"])[:40], str(request.get("address", ""))[:200]
+        db = store.connect(self.db_path)
+        try:
+            admitted = merge.admit(db, referee_id, station_id=station_id, name=name,
+                                   device=device, address=address)
+            here = ledger.station(db)
+        finally:
+            db.close()
+        self.syncthing.add_device(device, name, [address, "dynamic"] if address else None)
+        self.syncthing.folder(self.folder_id(here), self.shared, [device])
+        self.poke()
+        return {"number": admitted["number"], "event": here["event"],
+                "event_key": here["event_key"], "device": self.syncthing.device_id(),
+                "address": self.advertise, "name": here["name"],
+                "folder": self.folder_id(here)}
+
+    def join(self, organizer_url: str, code: str) -> dict:
+        """On a new station: pair with the organizer's station over the network."""
+        here = self.here()
+        body = json.dumps({"code": code, "station": here["id"], "name": here["name"],
+                           "device": self.syncthing.device_id(),
+                           "address": self.advertise}).encode()
+        url = organizer_url.rstrip("/") + "/api/v1/stations/pair"
+        request = urllib.request.Request(url, data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=20) as answer:
+                reply = json.loads(answer.read())
+        except urllib.error.HTTPError as err:
+            try:
+                message = json.loads(err.read()).get("error")
+            except ValueError:
+                message = None
+            raise RuleError(None, WRONG_CODE if err.code in (403, 422) and not message
+                            else message or WRONG_CODE) from err
+        except (urllib.error.URLError, OSError, ValueError) as err:
+            raise RuleError(None, UNREACHABLE, url=organizer_url) from err
+        db = store.connect(self.db_path)
+        try:
+            merge.joined(db, number=reply["number"], event=reply["event"],
+                         event_key=reply["event_key"])
+        finally:
+            db.close()
+        # The organizer's station introduces every other station it knows.
+        self.syncthing.add_device(reply["device"], reply["name"],
+                                  [reply["address"], "dynamic"], introducer=True)
+        self.syncthing.folder(reply["folder"], self.shared, [reply["device"]])
+        self.poke()
+        return reply

@@ -1,0 +1,175 @@
+"""The stations' screens: the link, pairing, and the conflicts the merge holds."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from referee.api.stations import conflict_json
+from referee.players.passport import qr_svg
+from referee.rules import RuleError
+from referee.stations.runtime import Link, Runtime
+from referee.store import ledger, merge
+from referee.store.db import fetch
+from referee.web.context import current_referee, get_db, public_base
+from referee.web.i18n import rule_message
+from referee.web.security import organizer_required, referee_required
+
+bp = Blueprint("stations", __name__)
+EXTENSION = "referee.station"
+
+
+def runtime() -> Runtime | None:
+    """The running station of this app, or None (a single database, the default)."""
+    return current_app.extensions.get(EXTENSION)
+
+
+def link() -> Link | None:
+    """The link's state for the top bar, from memory (no query per page)."""
+    station = runtime()
+    return station.status() if station is not None else None
+
+
+def init_app(app: Flask, station: Runtime | None) -> None:
+    if station is not None:
+        app.extensions[EXTENSION] = station
+    app.jinja_env.globals["station_link"] = link
+
+    @app.before_request
+    def unjoined_station_pairs_first():
+        station = runtime()
+        if station is None or station.status().joined or request.endpoint in (
+                "stations.join", "static", "i18n.switch") or request.path.startswith("/api/"):
+            return None
+        here = station.here()
+        if here is not None and not here["event"]:
+            return redirect(url_for("stations.join"))
+        return None
+
+    @app.after_request
+    def export_at_once(response):
+        """A write on this station goes out now, not at the loop's next tick."""
+        station = runtime()
+        if station is not None and request.method not in ("GET", "HEAD", "OPTIONS"):
+            station.poke()
+        return response
+
+
+@bp.get("/stations")
+@referee_required
+def index():
+    """This station, the others and when each was last heard from."""
+    db = get_db()
+    station = runtime()
+    here = ledger.station(db)
+    stations = fetch(db, "SELECT s.*, h.heard_at, h.last_seq FROM stations s LEFT JOIN "
+                         "heard h ON h.station = s.id ORDER BY s.number")
+    return render_template("stations/index.html", here=here, link=link(),
+                           stations=stations, running=station is not None,
+                           problems=fetch(db, "SELECT * FROM segments WHERE status != 'ok' "
+                                              "OR problem != '' ORDER BY path LIMIT 50"),
+                           held=len(merge.conflicts(db, "held")))
+
+
+@bp.post("/stations/code")
+@organizer_required
+def new_code():
+    """A one-time pairing code (and its QR) for a new station."""
+    station = runtime()
+    if station is None:
+        abort(404)
+    try:
+        code = station.new_code()
+    except RuleError as err:
+        return render_template("stations/code.html", error=rule_message(err)), 422
+    base = public_base()
+    url = base + url_for("stations.join", organizer=base, code=code)
+    return render_template("stations/code.html", code=code, url=url, base=base,
+                           qr=qr_svg(url).decode())
+
+
+@bp.route("/stations/join", methods=["GET", "POST"])
+def join():
+    """On a new, empty station: pair with the organizer's station by its code."""
+    station = runtime()
+    if station is None:
+        abort(404)
+    here = station.here()
+    if here is not None and here["event"]:
+        return redirect(url_for("stations.index"))
+    error = None
+    organizer = request.values.get("organizer", "")
+    code = request.values.get("code", "")
+    if request.method == "POST":
+        try:
+            station.join(organizer.strip(), code)
+            return redirect(url_for("stations.joined"), 303)
+        except RuleError as err:
+            error = rule_message(err)
+    return render_template("stations/join.html", organizer=organizer, code=code,
+                           error=error, name=here["name"] if here else ""), 422 if error else 200
+
+
+@bp.get("/stations/joined")
+def joined():
+    """After pairing: the event arrives; sign in once the referees have."""
+    db = get_db()
+    count = db.execute("SELECT count(*) FROM referees").fetchone()[0]
+    return render_template("stations/joined.html", arrived=count > 0)
+
+
+@bp.get("/conflicts")
+@referee_required
+def conflicts():
+    """Changes the merged logs refused, for a referee to apply anyway or discard."""
+    db = get_db()
+    held = merge.conflicts(db, "held")
+    settled = merge.conflicts(db, "applied", limit=20) + merge.conflicts(db, "discarded",
+                                                                        limit=20)
+    names = {p["id"]: p["character"] for p in fetch(db, "SELECT id, character FROM players")}
+    return render_template("stations/conflicts.html", held=[conflict_json(c) for c in held],
+                           settled=[conflict_json(c) for c in settled], names=names,
+                           error=request.args.get("error"))
+
+
+@bp.post("/conflicts/<conflict_id>")
+@referee_required
+def settle(conflict_id: str):
+    """Apply a held change anyway, or discard it."""
+    db = get_db()
+    try:
+        merge.settle(db, current_referee()["id"], conflict_id,
+                     request.form.get("decision", ""))
+    except RuleError as err:
+        db_names = {p["id"]: p["character"] for p in fetch(db, "SELECT id, character FROM "
+                                                                "players")}
+        return render_template(
+            "stations/conflicts.html", error=rule_message(err), names=db_names,
+            held=[conflict_json(c) for c in merge.conflicts(db, "held")], settled=[]), 422
+    station = runtime()
+    if station is not None:
+        station.poke()
+    back = request.form.get("next", "")
+    if back.startswith("/") and not back.startswith("//"):
+        return redirect(back, 303)
+    return redirect(url_for("stations.conflicts"), 303)
+
+
+@bp.get("/stations/link.json")
+@referee_required
+def link_json():
+    """The link's state, for a screen that wants to refresh it."""
+    state = link()
+    return jsonify(None if state is None else {
+        "name": state.name, "in_reach": state.in_reach, "known": state.known,
+        "alone_since": state.alone_since, "unseen": state.unseen})
+

@@ -1,0 +1,131 @@
+"""Stations as real processes: `referee serve --station` with its own Syncthing, on
+loopback, with discovery, relays and upgrades off."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+from referee import store
+from referee.store.db import fetch
+from tests.conftest import free_port, wait_for_port
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+class Served:
+    """One station: its database file, its server process and a signed-in browser."""
+
+    def __init__(self, root: Path, name: str, db: Path | None = None) -> None:
+        self.name = name
+        self.db_path = db or root / f"{name}.db"
+        self.port, self.sync_port, self.gui_port = free_port(), free_port(), free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+        self.browser = requests.Session()
+        self.browser.headers["Accept-Language"] = "en"
+
+    def start(self) -> Served:
+        self.log = open(str(self.db_path) + ".log", "ab")  # noqa: SIM115 (closed in stop)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "referee.cli", "serve", "--db", str(self.db_path),
+             "--host", "127.0.0.1", "--port", str(self.port), "--station", self.name,
+             "--sync-port", str(self.sync_port), "--sync-gui-port", str(self.gui_port),
+             "--no-lan-discovery", "--threads", "4"],
+            stdout=self.log, stderr=subprocess.STDOUT,
+            env={**os.environ, "REFEREE_FAST_HASH_FOR_TESTS": "1"})
+        try:
+            wait_for_port(self.port, self.process, seconds=60)
+        except RuntimeError as err:
+            raise RuntimeError(f"{err}\n{Path(str(self.db_path) + '.log').read_text()}") \
+                from None
+        return self
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+        self.log.close()
+
+    def syncthing_pids(self) -> list[int]:
+        home = str(self.db_path) + ".station/syncthing"
+        found = subprocess.run(["pgrep", "-f", "--", f"--home={home}"], capture_output=True,
+                               text=True, check=False)
+        return [int(p) for p in found.stdout.split()]
+
+    def kill_syncthing(self) -> None:
+        for pid in self.syncthing_pids():
+            os.kill(pid, signal.SIGKILL)
+
+    # --- as a browser ---------------------------------------------------------------
+
+    def csrf(self, path: str = "/login") -> str:
+        page = self.browser.get(self.url + path)
+        return CSRF.search(page.text).group(1)
+
+    def sign_in(self, name: str = "org", password: str = "org-pass") -> Served:
+        answer = self.browser.post(self.url + "/login", data={
+            "name": name, "password": password, "csrf_token": self.csrf()},
+            allow_redirects=False)
+        assert answer.status_code == 303, answer.text
+        return self
+
+    def code(self) -> str:
+        page = self.browser.post(self.url + "/stations/code",
+                                 data={"csrf_token": self.csrf("/stations")})
+        assert page.status_code == 200, page.text
+        return re.search(r'class="code">([A-Z0-9]{4})-([A-Z0-9]{4})<', page.text).group(0)[13:-1]
+
+    def join(self, organizer: Served) -> None:
+        code = organizer.code()
+        answer = self.browser.post(self.url + "/stations/join", data={
+            "organizer": organizer.url, "code": code,
+            "csrf_token": self.csrf("/stations/join")}, allow_redirects=False)
+        assert answer.status_code == 303, answer.text
+
+    def api_token(self) -> str:
+        answer = requests.post(self.url + "/api/v1/token",
+                               json={"name": "ref", "password": "ref-pass"}, timeout=10)
+        return answer.json()["token"]
+
+    def rows(self, sql: str, params=()) -> list[dict]:
+        db = store.connect(self.db_path)
+        try:
+            return fetch(db, sql, params)
+        finally:
+            db.close()
+
+    def syncthing(self):
+        from referee.stations.syncthing import Setup, Syncthing
+
+        home = Path(str(self.db_path) + ".station/syncthing")
+        st = Syncthing.__new__(Syncthing)
+        st.setup = Setup(home=home, gui_port=self.gui_port, listen="", name=self.name)
+        st.key = re.search(r"<apikey>([^<]+)</apikey>", (home / "config.xml").read_text()
+                           ).group(1)
+        st.process = None
+        return st
+
+
+def until(check, seconds: float = 60, every: float = 0.2):
+    """Wait until check() is true (its value), or fail saying what it last was."""
+    deadline = time.monotonic() + seconds
+    value = None
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"not within {seconds} s (last: {value!r})")

@@ -1,0 +1,138 @@
+"""Stations through real Syncthing processes on loopback (README "Stations")."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+
+import pytest
+
+from referee.accounts.service import add_referee
+from referee.players import service as players
+from referee import store
+from referee.store import settings
+from tests.stations.live import Served, until
+
+pytestmark = pytest.mark.skipif(shutil.which("syncthing") is None,
+                                reason="needs the syncthing package")
+
+
+def organizer_db(path, n_players=3):
+    db = store.init(path)
+    add_referee(db, "ref", "ref-pass", False, by=None)
+    add_referee(db, "org", "org-pass", True, by=None)
+    # Passports lead to one address every station answers on (README: Stations).
+    with store.write(db):
+        settings.put(db, "public_url", "http://10.0.0.1:8080")
+    for i in range(n_players):
+        players.create(db, None, {"character": f"Hero {i}", "hp_max": 3, "chance_max": 1,
+                                  "cartridges": 2, "suit": "H"})
+    db.close()
+
+
+def tap(station: Served, player_id: int, deltas: dict, reason: str = "") -> dict:
+    answer = station.api.post(f"{station.url}/api/v1/players/{player_id}/adjust",
+                              json={**deltas, "reason": reason}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+@pytest.fixture
+def stations(tmp_path):
+    started: list[Served] = []
+
+    def make(name: str, founder: bool = False) -> Served:
+        served = Served(tmp_path, name)
+        if founder:
+            organizer_db(served.db_path)
+        started.append(served.start())
+        return served
+
+    yield make
+    for served in started:
+        if served.process is not None:
+            served.stop()
+
+
+def joined(station: Served, organizer: Served) -> Served:
+    station.join(organizer)
+    until(lambda: station.rows("SELECT count(*) AS n FROM referees")[0]["n"] == 2)
+    import requests
+
+    station.api = requests.Session()
+    station.api.headers["Authorization"] = f"Bearer {station.api_token()}"
+    return station
+
+
+def api_of(station: Served) -> Served:
+    import requests
+
+    station.api = requests.Session()
+    station.api.headers["Authorization"] = f"Bearer {station.api_token()}"
+    return station
+
+
+def answers(station: Served) -> dict:
+    out = {}
+    for url in ("/api/v1/players", "/api/v1/events", "/api/v1/conflicts"):
+        out[url] = station.api.get(station.url + url, timeout=10).content
+    return out
+
+
+def agree(*stations: Served, seconds: float = 60) -> dict:
+    def same():
+        seen = [answers(s) for s in stations]
+        return seen[0] if all(s == seen[0] for s in seen) else None
+
+    return until(same, seconds)
+
+
+def test_a_new_station_pairs_by_code_and_receives_the_whole_event(stations):
+    master = api_of(stations("master", founder=True).sign_in())
+    tap(master, 1, {"hp": -1}, "before the tavern existed")
+    tavern = joined(stations("tavern"), master)
+    agree(master, tavern)
+    assert tavern.rows("SELECT hp FROM players WHERE id = 1")[0]["hp"] == 2
+    page = tavern.browser.get(tavern.url + "/stations/join", allow_redirects=False)
+    assert page.status_code == 302  # paired: the join page sends it on
+
+
+def test_partition_and_heal_with_changes_on_both_sides(stations):
+    master = api_of(stations("master", founder=True).sign_in())
+    tavern = joined(stations("tavern"), master)
+    agree(master, tavern)
+    st_master, st_tavern = master.syncthing(), tavern.syncthing()
+    st_master.pause()
+    st_tavern.pause()
+    tap(master, 1, {"cartridges": -1}, "master apart")
+    tap(tavern, 1, {"cartridges": -1, "hp": -1}, "tavern apart")
+    tap(master, 2, {"chance": -1}, "master spends")
+    tap(tavern, 2, {"chance": -1}, "tavern spends")
+    st_master.resume()
+    st_tavern.resume()
+    seen = agree(master, tavern)
+    assert master.rows("SELECT cartridges, hp FROM players WHERE id = 1")[0] == \
+        {"cartridges": 0, "hp": 2}
+    assert b"D8" in seen["/api/v1/conflicts"]
+
+
+def test_kill_9_of_syncthing_and_of_the_app_loses_nothing(stations):
+    master = api_of(stations("master", founder=True).sign_in())
+    tavern = joined(stations("tavern"), master)
+    agree(master, tavern)
+    for i in range(20):
+        tap(master, 1 + i % 3, {"cartridges": 1})
+    killed = master.syncthing_pids()
+    assert len(killed) == 1  # the worker itself: no monitor process (STMONITORED)
+    master.kill_syncthing()  # mid-exchange
+    for i in range(10):
+        tap(tavern, 1 + i % 3, {"cartridges": 1})
+    tavern.stop(signal.SIGKILL)  # the app, mid-exchange
+    # the station starts its Syncthing again
+    until(lambda: master.syncthing_pids() and master.syncthing_pids() != killed)
+    tavern.start()
+    agree(master, tavern, seconds=90)
+    assert master.rows("SELECT count(*) AS n FROM log")[0] == \
+        tavern.rows("SELECT count(*) AS n FROM log")[0]
+    for served in (master, tavern):
+        assert served.rows("SELECT sum(cartridges) AS n FROM players")[0]["n"] == 36
