@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from flask import g, jsonify, request
 from flask_babel import gettext
 from pydantic import BaseModel
 
-from referee.api.models import Answer, Body, Error
+from referee.api.models import SQLITE_MAX, Answer, Body, Error
 from referee.api.registry import ApiBlueprint
-from referee.rules import RuleError
+from referee.rules import N_, RuleError
 from referee.store import merge
 from referee.web.context import get_db
 from referee.web.errors import error_response
@@ -44,6 +44,9 @@ class ConflictOut(Answer):
 
 class PairRequest(Body):
     """What a new station sends the organizer's station to be paired."""
+
+    malformed: ClassVar[str | None] = N_("Send a JSON object with code, station, name and "
+                                         "device.")
 
     code: str
     station: str
@@ -91,10 +94,12 @@ def list_conflicts():
     if status not in (None, "held", "applied", "discarded"):
         return error_response(gettext("Unknown status."), 422)
     player = request.args.get("player", type=int)
+    if player is not None and abs(player) > SQLITE_MAX:
+        return jsonify([])  # no player has an id that large
     return jsonify([conflict_json(c) for c in merge.conflicts(get_db(), status, player)])
 
 
-@bp.operation("post", "/conflicts/<conflict_id>", {200: ConflictOut, 409: Error},
+@bp.operation("post", "/conflicts/<conflict_id>", {200: ConflictOut, 404: Error, 409: Error},
               body=Decision)
 def settle(conflict_id: str, body: Decision):
     """Apply a held change anyway or discard it; every station learns the decision."""
@@ -108,7 +113,7 @@ def settle(conflict_id: str, body: Decision):
 
 
 @bp.operation("post", "/stations/pair", {200: Paired, 403: Error, 404: Error},
-              body=PairRequest, public=True)
+              body=PairRequest, public=True, errors=(400, 422))
 def pair(body: PairRequest):
     """A new station pairs with the organizer's by the one-time code it shows."""
     from referee.stations.web import runtime

@@ -184,12 +184,21 @@ def walk_berserk(w: Walk, ids: dict) -> None:
     w("post", B + "/battles/{game_id}/undo", 200, battle, body={})
 
 
+def walk_stations(w: Walk, ids: dict) -> None:
+    """A single database (no station): no conflicts, and pairing is not served."""
+    assert w("get", "/api/v1/conflicts", 200, query={"status": "held"}) == []
+    w("post", "/api/v1/conflicts/{conflict_id}", 404, {"conflict_id": "x-1-0"},
+      body={"decision": "discard"})
+    w("post", "/api/v1/stations/pair", 404, body={
+        "code": "ABCD2345", "station": "0123456789", "name": "tavern", "device": "X"})
+
+
 def test_every_operation_answers_as_documented(world):
     schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", world.app)
     doc = world.app.test_client().get("/api/v1/openapi.json").get_json()
     walk = Walk(world, schema, doc)
     for area in (walk_players, walk_duels, walk_coup, walk_castle, walk_underworld,
-                 walk_berserk):
+                 walk_berserk, walk_stations):
         area(walk, world.ids)
     documented = {(method, path) for path, ops in doc["paths"].items() for method in ops
                   if method != "parameters"}

@@ -17,6 +17,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from referee.api import core
+from referee.api import stations as stations_api
 from referee.games.berserk import api as berserk_api
 from referee.games.coup import api as coup_api
 from referee.games.duel import api as duel_api
@@ -31,7 +32,7 @@ FEWER = {("post", "/api/v1/token"): 3}
 # Schemathesis leaves out the document's own operation; the walk in test_conformance.py
 # checks it.
 OPERATIONS = [(op.method, op.path) for module in (core, duel_api, coup_api, underworld_api,
-                                                   berserk_api)
+                                                   berserk_api, stations_api)
               for op in module.bp.operations if op.path != "/api/v1/openapi.json"]
 
 

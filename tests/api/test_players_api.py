@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 NEW = {"character": "B", "player": "Boris", "hp_max": 3, "chance_max": 1, "cartridges": 2,
@@ -156,7 +158,7 @@ def test_openapi_document_lists_every_api_route(client, app):
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/v1"):
             continue
-        path = rule.rule.replace("<int:", "{").replace(">", "}")
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
         for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
             assert (path, method.lower()) in documented, (path, method)
 
