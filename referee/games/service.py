@@ -20,6 +20,7 @@ from referee.games.interface import CANCELLED, GameKind
 from referee.notes import Note, note
 from referee.players.effects import apply_effect, compensate
 from referee.rules import N_, RuleError
+from referee.store import fold as projection
 from referee.store import games as store
 from referee.store import write
 
@@ -186,3 +187,18 @@ def undo(db: Database, referee_id: int | None, kind: str, number: int,
         status = CANCELLED if before is None else rules.status(before)
         store.touch(db, game.key, version=game.version + 1, status=status)
     return _reloaded(db, game.kind, game.id, before)
+
+
+def hand_over(db: Database, referee_id: int | None, kind: str, number: int,
+              station_id: str) -> Game:
+    """Give a game to another station (its own is gone, or the table moved): from now on
+    only that station records its steps; steps its old station makes later are held."""
+    with write(db):
+        game = load(db, kind, number)
+        if game is None:
+            raise RuleError(None, NO_GAME)
+        if not db.execute("SELECT 1 FROM stations WHERE id = ?", [station_id]).fetchone():
+            raise RuleError(None, N_("No such station."))
+        projection.change(db, "games", {"id": game.key}, {"station": station_id},
+                          handover=True)
+    return load(db, kind, number)

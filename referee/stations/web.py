@@ -173,3 +173,25 @@ def link_json():
         "name": state.name, "in_reach": state.in_reach, "known": state.known,
         "alone_since": state.alone_since, "unseen": state.unseen})
 
+
+
+@bp.post("/stations/games/<kind>/<int:number>/take")
+@organizer_required
+def take_over(kind: str, number: int):
+    """An organizer hands a game over to this station."""
+    from referee.games import registry
+    from referee.games import service as games
+
+    db = get_db()
+    here = ledger.station(db)
+    if here is None or kind not in registry.KINDS:
+        abort(404)
+    try:
+        games.hand_over(db, current_referee()["id"], kind, number, here["id"])
+    except RuleError as err:
+        return render_template("stations/conflicts.html", error=rule_message(err),
+                               held=[], settled=[], names={}), 422
+    back = request.form.get("next", "")
+    if back.startswith("/") and not back.startswith("//"):
+        return redirect(back, 303)
+    return redirect(url_for("games.index"), 303)

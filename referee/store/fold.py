@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import asdict
 
 from sqlite_utils import Database
 
@@ -43,7 +42,7 @@ CLASH = N_("This row clashes with one already here (%(detail)s).")
 def _remember(db: Database, tx: ledger.Tx, table: str, key: dict,
               before: dict | None) -> None:
     if tx.recording and not ledger.stamp(db, tx).startswith(ledger.GENESIS_HLC):
-        db.execute("INSERT INTO undo_log (ord, tbl, pk, before) VALUES (?, ?, ?, ?)",
+        db.conn.execute("INSERT INTO undo_log (ord, tbl, pk, before) VALUES (?, ?, ?, ?)",
                    [ledger.stamp(db, tx), table, ledger.canonical(key),
                     None if before is None else ledger.canonical(before)])
 
@@ -59,7 +58,7 @@ def insert(db: Database, table: str, values: dict) -> None:
     key = {n: values[n] for n in KEYS[table]}
     names = list(values)
     try:
-        db.execute(f"INSERT INTO {table} ({', '.join(names)}) VALUES "
+        db.conn.execute(f"INSERT INTO {table} ({', '.join(names)}) VALUES "
                    f"({', '.join('?' * len(names))})", [values[n] for n in names])
     except sqlite3.IntegrityError as err:
         raise RuleError(None, CLASH, detail=str(err)) from err
@@ -75,7 +74,7 @@ def update(db: Database, table: str, key: dict, values: dict) -> None:
         _remember(db, tx, table, key, rows[0] if rows else {})
     assignments = ", ".join(f"{n} = ?" for n in values)
     try:
-        db.execute(f"UPDATE {table} SET {assignments} WHERE {condition}",
+        db.conn.execute(f"UPDATE {table} SET {assignments} WHERE {condition}",
                    [*values.values(), *params])
     except sqlite3.IntegrityError as err:
         raise RuleError(None, CLASH, detail=str(err)) from err
@@ -171,7 +170,8 @@ def rebased(row: dict, part: dict, force: bool = False) -> dict:
     if kind in ("death", "heal") or set(columns) & {*stats.NUMBERS, "status"}:
         sheet = stats.rebase(stats.Sheet(**{k: row[k] for k in (*stats.NUMBERS, "status")}),
                              columns, kind, force)
-        new.update({k: v for k, v in asdict(sheet).items() if v != row[k]})
+        new.update({k: getattr(sheet, k) for k in (*stats.NUMBERS, "status")
+                    if getattr(sheet, k) != row[k]})
     for name in ("character", "player", "notes", "suit", "passport_token"):
         if name in columns:
             new[name] = columns[name]["after"]
@@ -202,10 +202,11 @@ def apply_event(db: Database, part: dict, force: bool = False) -> int:
     tx = ledger.current(db)
     changes = part["changes"]
     if part.get("undoes") is not None:
-        undone = db.execute("SELECT 1 FROM events WHERE undoes = ?", [part["undoes"]])
+        undone = db.conn.execute("SELECT 1 FROM events WHERE undoes = ?", [part["undoes"]])
         if undone.fetchone():
             raise RuleError(None, ALREADY_UNDONE)
-        if not db.execute("SELECT 1 FROM events WHERE id = ?", [part["undoes"]]).fetchone():
+        if not db.conn.execute("SELECT 1 FROM events WHERE id = ?",
+                               [part["undoes"]]).fetchone():
             raise RuleError(None, GONE)
     if part["player"] is not None and part.get("sheet", True):
         rows = fetch(db, "SELECT * FROM players WHERE id = ?", [part["player"]])

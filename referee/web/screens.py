@@ -17,6 +17,7 @@ from flask_babel import gettext
 
 from referee.errors import Conflict
 from referee.rules import RuleError
+from referee.store import games as games_store
 from referee.store import players
 from referee.web.context import found_or_404, get_db
 from referee.web.i18n import rule_message
@@ -48,6 +49,17 @@ def list_page(template: str, listing: Callable[[Any, int | None], list], name: s
                            **{key: make(listed) for key, make in extra.items()})
 
 
+def elsewhere(game: Any) -> dict | None:
+    """Where a game is played when that is another station (read-only here), else None."""
+    row = getattr(game, "row", None) or getattr(getattr(game, "game", None), "row", None)
+    if row is None:
+        return None
+    station = games_store.owner(get_db(), row)
+    if station is None:
+        return None
+    return {"station": station, "kind": row["kind"], "number": row["id"]}
+
+
 @dataclass(frozen=True)
 class GameScreen:
     """One game's screen: its templates, the data they read and where it lives."""
@@ -68,7 +80,8 @@ class GameScreen:
             return render_template(self.fragment, **self.view(game, **kwargs)), status
         if request.method == "POST" and status == 200:
             return redirect(self.url(game, **kwargs), code=303)
-        return render_template(self.page, **self.view(game, **kwargs)), status
+        return render_template(self.page, **self.view(game, **kwargs),
+                               elsewhere=elsewhere(game)), status
 
     def write(self, number: int, step: Callable[[Any], Any], *, stale: str,
               refusal: Callable[[RuleError, Any], str] | None = None,

@@ -3,9 +3,8 @@ lost, and each request model in step with what its service reads."""
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 from dataclasses import fields as dataclass_fields
 from pathlib import Path
 

@@ -276,3 +276,41 @@ def test_a_fact_in_a_station_own_name_that_it_never_wrote_is_refused(pair):
     fact["mac"] = ledger.mac(here["event_key"], fact)
     assert merge.receive(b.db, [fact]).refused == [(fact["gid"], "this station never wrote it")]
     players.adjust(b.db, None, player_id(b), {"hp": -1})  # its own numbering goes on
+
+
+def test_an_organizer_hands_a_game_over_and_the_old_station_steps_are_held(pair):
+    from referee.games import service as games
+
+    a, b = pair
+    duel = duels.start(a.db, None, player_id(a, 0), player_id(a, 1))
+    exchange(a, b)
+    games.hand_over(b.db, None, "duel", duel.id, b.here["id"])
+    duels.record(b.db, None, duel.id, Round(Play("10S"), Play("8D")))
+    duels.record(a.db, None, duel.id, Round(Play("9S"), Play("7D")))  # A, apart, later
+    exchange(a, b)
+    for station in (a, b):
+        assert duels.load(station.db, duel.id).version == 2  # B's round only
+        held = merge.conflicts(station.db, "held")
+        assert {c["kind"] for c in held} >= {"game_actions"}
+    assert dump(a.answers()) == dump(b.answers())
+
+
+def test_a_game_of_another_station_shows_read_only_with_a_take_over(pair):
+    from tests.conftest import csrf_of, sign_in
+
+    a, b = pair
+    duel = duels.start(a.db, None, player_id(a, 0), player_id(a, 1))
+    exchange(a, b)
+    browser = sign_in(b.app().test_client(), "org", "org-pass")
+    browser.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    page = browser.get(f"/duels/{duel.id}").get_data(as_text=True)
+    assert "This game belongs to the station master." in page
+    refused = browser.post(f"/duels/{duel.id}/undo", data={"csrf_token": csrf_of(browser)})
+    assert refused.status_code == 422
+    assert "shown here read-only" in refused.get_data(as_text=True)
+    assert duels.load(b.db, duel.id).version == 1
+    taken = browser.post(f"/stations/games/duel/{duel.id}/take", data={
+        "csrf_token": csrf_of(browser), "next": f"/duels/{duel.id}"})
+    assert taken.status_code == 303
+    assert "belongs to the station" not in browser.get(f"/duels/{duel.id}").get_data(
+        as_text=True)
