@@ -181,6 +181,7 @@ class Runtime:
             connections, _devices = {}, {}
         stations = fetch(db, "SELECT s.*, h.last_seq, h.heard_at FROM stations s "
                              "LEFT JOIN heard h ON h.station = s.id ORDER BY s.number")
+        self._know_every_station(here, stations, devices)
         by_device = {s["device"]: s for s in stations if s["device"]}
         connected = [d for d, c in connections.items() if c.get("connected")]
         exported = segments.exported_through(db, self.shared, here["id"])
@@ -220,6 +221,22 @@ class Runtime:
                 alone_since=alone_since,
                 unseen=max(0, here["next_seq"] - 1 - seen_through),
                 problems=len(segments.problems(db)), peers=peers)
+
+    def _know_every_station(self, here: dict, stations: list[dict], devices: dict) -> None:
+        """Each station the event admitted is a device to reach, whether or not the
+        organizer's station has introduced it yet (its id and address are in the log)."""
+        if not devices:
+            return
+        for station in stations:
+            if station["id"] == here["id"] or not station["device"] or \
+                    station["device"] in devices:
+                continue
+            try:
+                address = [station["address"], "dynamic"] if station["address"] else None
+                self.syncthing.add_device(station["device"], station["name"], address)
+                self.syncthing.share(self.folder_id(here), station["device"])
+            except SyncthingError:
+                log.warning("could not add station %s to Syncthing", station["name"])
 
     def status(self) -> Link:
         with self._lock:
@@ -299,9 +316,11 @@ class Runtime:
                          event_key=reply["event_key"])
         finally:
             db.close()
-        # The organizer's station introduces every other station it knows.
+        # The folder first, so the organizer's first word (its cluster config) finds it
+        # and its introductions of the other stations take; then the organizer itself.
+        self.syncthing.folder(reply["folder"], self.shared, [])
         self.syncthing.add_device(reply["device"], reply["name"],
                                   [reply["address"], "dynamic"], introducer=True)
-        self.syncthing.folder(reply["folder"], self.shared, [reply["device"]])
+        self.syncthing.share(reply["folder"], reply["device"])
         self.poke()
         return reply

@@ -65,6 +65,7 @@ def export(db: Database, folder: Path, outbox: Path) -> int:
     own = folder / here["id"]
     own.mkdir(parents=True, exist_ok=True)
     outbox.mkdir(parents=True, exist_ok=True)
+    restore(db, folder, outbox, here)
     after = exported_through(db, folder, here["id"])
     written = 0
     while True:
@@ -82,6 +83,41 @@ def export(db: Database, folder: Path, outbox: Path) -> int:
         _remember(db, f"{here['id']}/{name}", here["id"], first, last,
                   _digest((own / name).read_bytes()), "ok", "")
         after, written = last, written + len(facts)
+
+
+def _write(path: Path, staged: Path, facts: list[dict]) -> str:
+    """Write facts to ``staged``, then rename it to ``path``; its sha256."""
+    data = "".join(ledger.canonical(fact) + "\n" for fact in facts).encode()
+    with open(staged, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(staged, path)  # complete, or not there at all
+    return _digest(data)
+
+
+def restore(db: Database, folder: Path, outbox: Path, here: dict) -> list[str]:
+    """Put back this station's own segments that were edited or deleted elsewhere.
+
+    This station is the one writer of its folder and holds every fact in its log, so
+    the true segment is always at hand; Syncthing carries it back to the others."""
+    restored = []
+    own = folder / here["id"]
+    for row in fetch(db, "SELECT * FROM segments WHERE station = ? AND status = 'ok'",
+                     [here["id"]]):
+        path = folder / row["path"]
+        if path.exists():
+            with os.scandir(path.parent) as entries:
+                entry = next((e for e in entries if e.name == path.name), None)
+            if entry is None or _cached_digest(entry) == row["sha256"]:
+                continue
+        facts = ledger.facts(db, here["id"], row["first"] - 1, row["last"] - row["first"] + 1)
+        own.mkdir(parents=True, exist_ok=True)
+        _write(path, outbox / path.name, facts)
+        _remember(db, row["path"], here["id"], row["first"], row["last"], row["sha256"], "ok",
+                  "edited or deleted elsewhere; this station put it back")
+        restored.append(row["path"])
+    return restored
 
 
 def _digest(data: bytes) -> str:

@@ -178,7 +178,7 @@ class Syncthing:
         """Trust a device (pairing); ``introducer``: learn the devices it knows."""
         self.call("PUT", f"/rest/config/devices/{device_id}", {
             "deviceID": device_id, "name": name, "addresses": addresses or ["dynamic"],
-            "introducer": introducer, "autoAcceptFolders": introducer,
+            "introducer": introducer, "autoAcceptFolders": False,
             "compression": "metadata", "paused": False})
 
     def devices(self) -> list[dict]:

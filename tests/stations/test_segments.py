@@ -125,3 +125,15 @@ def test_a_segment_of_a_station_never_admitted_waits_and_changes_nothing(pair, t
     assert result.applied == 0 and result.refused  # sealed with another event's key
     assert len(rows(b, "SELECT * FROM players")) == 3
     stranger.close()
+
+
+def test_a_station_puts_back_its_own_segment_edited_or_deleted_elsewhere(pair, tmp_path):
+    a, _ = pair
+    fa = tmp_path / "fa"
+    segments.export(a.db, fa, tmp_path / "oa")
+    files = sorted((fa / a.here["id"]).iterdir())
+    true = [f.read_bytes() for f in files]
+    files[0].write_text(files[0].read_text().replace('"ref"', '"bad"'))
+    files[-1].unlink()
+    segments.export(a.db, fa, tmp_path / "oa")
+    assert [f.read_bytes() for f in sorted((fa / a.here["id"]).iterdir())] == true

@@ -143,3 +143,63 @@ def test_kill_9_of_syncthing_and_of_the_app_loses_nothing(stations):
         tavern.rows("SELECT count(*) AS n FROM log")[0]
     for served in (master, tavern):
         assert served.rows("SELECT sum(cartridges) AS n FROM players")[0]["n"] == 36
+
+
+def devices(*stations: Served) -> dict[str, str]:
+    return {s.name: s.syncthing().device_id() for s in stations}
+
+
+def link(a: Served, b: Served, ids: dict, up: bool) -> None:
+    """Bring the link between two stations up or down, on both ends."""
+    for x, y in ((a, b), (b, a)):
+        (x.syncthing().resume if up else x.syncthing().pause)(ids[y.name])
+
+
+def has(station: Served, reason: str) -> bool:
+    return bool(station.rows("SELECT 1 FROM events WHERE reason = ?", [reason]))
+
+
+def test_a_carried_station_relays_between_two_that_never_meet(stations):
+    master = api_of(stations("master", founder=True).sign_in())
+    runner = joined(stations("runner"), master)
+    tavern = joined(stations("tavern"), master)
+    agree(master, runner, tavern)
+    ids = devices(master, runner, tavern)
+    # the organizer's station introduces the two others to each other
+    for x in (master, runner, tavern):
+        until(lambda x=x: all(c["connected"] for d, c in x.syncthing().connections().items()
+                              if d != ids[x.name]) and len(x.syncthing().devices()) == 3)
+    link(master, tavern, ids, up=False)  # the tent and the tavern never meet
+    link(runner, tavern, ids, up=False)  # the runner is at the tent
+    tap(master, 1, {"hp": -1}, "at the tent")
+    tap(tavern, 2, {"hp": -1}, "at the tavern")
+    until(lambda: has(runner, "at the tent"))
+    link(master, runner, ids, up=False)  # the runner walks to the tavern
+    link(runner, tavern, ids, up=True)
+    until(lambda: has(tavern, "at the tent") and has(runner, "at the tavern"))
+    assert not has(master, "at the tavern")
+    link(runner, tavern, ids, up=False)  # and back to the tent
+    link(master, runner, ids, up=True)
+    until(lambda: has(master, "at the tavern"))
+    link(runner, tavern, ids, up=True)
+    agree(master, runner, tavern)
+
+
+def test_a_segment_edited_on_another_station_is_refused_and_put_back(stations):
+    master = api_of(stations("master", founder=True).sign_in())
+    tavern = joined(stations("tavern"), master)
+    tap(master, 1, {"hp": -1}, "the true change")
+    until(lambda: has(tavern, "the true change"))
+    here = master.rows("SELECT id FROM station")[0]["id"]
+    own = sorted((tavern.db_path.parent / "tavern.db.station" / "shared" / here).iterdir())
+    true = own[-1].read_text()
+    own[-1].write_text(true.replace("the true change", "a forged change"))
+    tavern.syncthing().scan(tavern.rows("SELECT event FROM station")[0]["event"] and
+                            "referee-" + tavern.rows("SELECT event FROM station")[0]["event"])
+    # the organizer's station, the segment's one writer, puts it back everywhere
+    mine = master.db_path.parent / "master.db.station" / "shared" / here / own[-1].name
+    until(lambda: own[-1].read_text() == true and mine.read_text() == true, seconds=90)
+    problems = tavern.rows("SELECT problem FROM segments WHERE problem != ''")
+    assert problems and "changed after it was written" in problems[0]["problem"]
+    assert not has(tavern, "a forged change") and not has(master, "a forged change")
+    agree(master, tavern)
