@@ -217,6 +217,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     public = args.public_url or f"http://{address}:{args.port}"
     station = None
     if args.station:
+        import logging
+
+        logging.basicConfig(level=logging.WARNING,
+                            format="%(asctime)s %(name)s %(levelname)s: %(message)s")
         from referee.stations.runtime import Runtime
         from referee.stations.syncthing import SyncthingError, available
 

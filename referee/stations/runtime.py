@@ -176,9 +176,9 @@ class Runtime:
         self._last_link = time.monotonic()
         try:
             connections = self.syncthing.connections()
-            {d["deviceID"]: d for d in self.syncthing.devices()}
+            devices = {d["deviceID"]: d for d in self.syncthing.devices()}
         except SyncthingError:
-            connections, _devices = {}, {}
+            connections, devices = {}, {}
         stations = fetch(db, "SELECT s.*, h.last_seq, h.heard_at FROM stations s "
                              "LEFT JOIN heard h ON h.station = s.id ORDER BY s.number")
         self._know_every_station(here, stations, devices)

@@ -58,16 +58,16 @@ def exported_through(db: Database, folder: Path, station_id: str) -> int:
 
 
 def export(db: Database, folder: Path, outbox: Path) -> int:
-    """Write this station's facts not yet in the shared folder; how many."""
+    """Write this station's facts not yet in the shared folder (and put back its own
+    segments changed elsewhere); how many facts and segments that wrote."""
     here = ledger.station(db)
     if here is None:
         return 0
     own = folder / here["id"]
     own.mkdir(parents=True, exist_ok=True)
     outbox.mkdir(parents=True, exist_ok=True)
-    restore(db, folder, outbox, here)
+    written = len(restore(db, folder, outbox, here))
     after = exported_through(db, folder, here["id"])
-    written = 0
     while True:
         facts = ledger.facts(db, here["id"], after, SEGMENT_FACTS)
         if not facts:

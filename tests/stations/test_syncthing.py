@@ -15,13 +15,17 @@ from referee.store import settings
 from tests.stations.live import Served, until
 
 
-@pytest.fixture(autouse=True)
-def _syncthing():
-    """Skipped without the syncthing package, except where CI says it must be there."""
+def need_syncthing() -> None:
+    """Skip without the syncthing package, except where CI says it must be there."""
     if shutil.which("syncthing") is None:
         if os.environ.get("REFEREE_REQUIRE_SYNCTHING") == "1":
             pytest.fail("REFEREE_REQUIRE_SYNCTHING=1 but no syncthing: install it")
         pytest.skip("needs the syncthing package")
+
+
+@pytest.fixture(autouse=True)
+def _syncthing():
+    need_syncthing()
 
 
 def organizer_db(path, n_players=3):
@@ -108,10 +112,13 @@ def test_partition_and_heal_with_changes_on_both_sides(stations):
     master = api_of(stations("master", founder=True).sign_in())
     tavern = joined(stations("tavern"), master)
     agree(master, tavern)
+    until(lambda: "1 station in reach" in master.browser.get(master.url + "/stations").text)
     st_master, st_tavern = master.syncthing(), tavern.syncthing()
     st_master.pause()
     st_tavern.pause()
     tap(master, 1, {"cartridges": -1}, "master apart")
+    until(lambda: "Alone since" in master.browser.get(master.url + "/players").text and
+          "1 change not yet seen by others" in master.browser.get(master.url + "/players").text)
     tap(tavern, 1, {"cartridges": -1, "hp": -1}, "tavern apart")
     tap(master, 2, {"chance": -1}, "master spends")
     tap(tavern, 2, {"chance": -1}, "tavern spends")
