@@ -20,7 +20,7 @@ from referee.rules import RuleError
 from referee.stations.runtime import Link, Runtime
 from referee.store import ledger, merge
 from referee.store.db import fetch
-from referee.web.context import current_referee, get_db, public_base
+from referee.web.context import current_referee, get_db, is_loopback
 from referee.web.i18n import rule_message
 from referee.web.security import organizer_required, referee_required
 
@@ -91,7 +91,10 @@ def new_code():
         code = station.new_code()
     except RuleError as err:
         return render_template("stations/code.html", error=rule_message(err)), 422
-    base = public_base()
+    # This station's own address (not the passports' shared one): where the new one pairs.
+    base = request.host_url.rstrip("/")
+    if is_loopback(base) and current_app.config.get("LAN_URL"):
+        base = current_app.config["LAN_URL"].rstrip("/")
     url = base + url_for("stations.join", organizer=base, code=code)
     return render_template("stations/code.html", code=code, url=url, base=base,
                            qr=qr_svg(url).decode())
