@@ -37,6 +37,7 @@ CODE_MINUTES = 15
 CODE_TRIES = 5
 TICK = 0.5  # seconds between looks at the folder
 LINK_EVERY = 2.0  # seconds between asking Syncthing about the links
+PRUNE_EVERY = 60.0  # seconds between forgetting rows no late fact can need
 
 WRONG_CODE = N_("This pairing code is wrong or has expired: ask the organizer's station "
                 "for a new one.")
@@ -84,6 +85,7 @@ class Runtime:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._last_link = 0.0
+        self._last_prune = time.monotonic()
         self.last_scan: segments.Scan | None = None
 
     # --- life ------------------------------------------------------------------------
@@ -166,6 +168,9 @@ class Runtime:
             except SyncthingError:
                 pass  # the watcher and the rescan interval will see it
         self.last_scan = segments.scan(db, self.shared)
+        if time.monotonic() - self._last_prune > PRUNE_EVERY:
+            self._last_prune = time.monotonic()
+            merge.prune(db)
         if time.monotonic() - self._last_link > LINK_EVERY or wrote or \
                 self.last_scan.applied:
             self._refresh_link(db, ledger.station(db))

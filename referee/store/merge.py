@@ -352,3 +352,28 @@ def pending_for(db: Database, player_id: int) -> int:
     """How many conflicts about this player wait for a referee."""
     return db.execute("SELECT count(*) FROM conflicts WHERE player_id = ? AND "
                       "status = 'held'", [player_id]).fetchone()[0]
+
+
+def frontier(db: Database) -> str:
+    """The clock time no fact still to come can sort before: each station's clock only
+    moves on, so nothing new arrives earlier than the latest fact of the station heard
+    from longest ago (a station not heard from yet counts from its admission)."""
+    here = ledger.station(db)
+    times = []
+    for station in fetch(db, "SELECT s.id, (SELECT max(l.ord) FROM log l WHERE "
+                             "l.station = s.id) AS last, (SELECT l.ord FROM log l WHERE "
+                             "l.body LIKE '%' || s.id || '%' AND l.station != s.id ORDER BY "
+                             "l.ord LIMIT 1) AS admitted FROM stations s"):
+        if station["id"] == (here or {}).get("id"):
+            continue
+        times.append(station["last"] or station["admitted"] or "")
+    return min(times) if times else ""
+
+
+def prune(db: Database) -> int:
+    """Forget the kept rows of facts that no late fact can precede any more."""
+    with write(db):
+        edge = frontier(db)
+        if not edge:
+            return 0
+        return db.execute("DELETE FROM undo_log WHERE ord < ?", [edge]).rowcount

@@ -314,3 +314,20 @@ def test_a_game_of_another_station_shows_read_only_with_a_take_over(pair):
     assert taken.status_code == 303
     assert "belongs to the station" not in browser.get(f"/duels/{duel.id}").get_data(
         as_text=True)
+
+
+def test_kept_rows_are_forgotten_once_no_late_fact_can_precede_them(pair):
+    a, b = pair
+    pid = player_id(a)
+    players.adjust(a.db, None, pid, {"hp": -1})
+    players.adjust(b.db, None, pid, {"cartridges": -1})
+    tap = rows(a, "SELECT max(ord) AS o FROM log")[0]["o"]
+    merge.prune(a.db)  # B's tap may still come, and sort before A's: A's rows stay
+    assert rows(a, "SELECT count(*) AS n FROM undo_log WHERE ord = ?", [tap])[0]["n"] == 2
+    exchange(a, b)
+    players.adjust(a.db, None, pid, {"hp": -1})  # after everything heard from B
+    assert merge.prune(a.db) > 0
+    assert rows(a, "SELECT count(*) AS n FROM undo_log WHERE ord <= ?", [tap])[0]["n"] == 0
+    players.adjust(b.db, None, pid, {"chance": -1})  # B's later fact still folds in
+    exchange(a, b)
+    assert dump(a.answers()) == dump(b.answers())
