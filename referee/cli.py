@@ -243,6 +243,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # LAN_URL: what passports use when the organizer browses from the laptop itself
     app = create_app({"DATABASE": path, "PUBLIC_URL": args.public_url or "",
                       "LAN_URL": f"http://{address}:{args.port}", "STATION": station})
+    if station is not None:
+        import signal
+
+        def stop(signum, frame):  # SIGTERM: stop Syncthing and checkpoint, then exit
+            raise SystemExit(0)
+
+        signal.signal(signal.SIGTERM, stop)
     print(f"Referee {__version__} on {public}  (database: {path})")
     print("Referees: scan this to open it on your phone:")
     print(terminal_qr(public))

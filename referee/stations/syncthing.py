@@ -98,6 +98,17 @@ def _own_id(root: ET.Element) -> str | None:
     return first.get("id") if first is not None else None
 
 
+def _die_with_parent() -> None:
+    """In the child before exec: Linux kills it when the app that started it dies, even
+    by kill -9 (PR_SET_PDEATHSIG); elsewhere the pid file catches it at the next start."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
 class Syncthing:
     """One running Syncthing: start, stop, kill and its REST API."""
 
@@ -110,6 +121,7 @@ class Syncthing:
     # --- the process -----------------------------------------------------------------
 
     def start(self, timeout: float = 30) -> None:
+        self._stop_stale()
         env = {**os.environ, "STMONITORED": "yes", "STNORESTART": "1", "STNOUPGRADE": "1",
                "STNODEFAULTFOLDER": "1", "STHOMEDIR": str(self.setup.home)}
         with open(self.log, "ab") as out:
@@ -117,7 +129,8 @@ class Syncthing:
                 [BINARY, "serve", f"--home={self.setup.home}", "--no-browser",
                  "--no-restart", "--no-upgrade"],
                 stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
-                start_new_session=True)
+                start_new_session=True, preexec_fn=_die_with_parent)
+        self.pidfile.write_text(str(self.process.pid))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -129,6 +142,27 @@ class Syncthing:
             except SyncthingError:
                 time.sleep(0.1)
         raise SyncthingError(f"syncthing did not answer within {timeout:.0f} s")
+
+    @property
+    def pidfile(self) -> Path:
+        return self.setup.home / "syncthing.pid"
+
+    def _stop_stale(self) -> None:
+        """A Syncthing left running on this home by an app that was killed goes first:
+        two on one home would fight over its ports and its index."""
+        try:
+            pid = int(self.pidfile.read_text())
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+        except (OSError, ValueError):
+            return
+        if f"--home={self.setup.home}" not in cmdline:
+            return
+        os.kill(pid, signal.SIGTERM)
+        for _ in range(100):
+            if not Path(f"/proc/{pid}").exists():
+                return
+            time.sleep(0.05)
+        os.kill(pid, signal.SIGKILL)
 
     @property
     def alive(self) -> bool:

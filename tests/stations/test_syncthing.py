@@ -63,6 +63,8 @@ def stations(tmp_path):
     for served in started:
         if served.process is not None:
             served.stop()
+    for served in started:  # a stopped station leaves no Syncthing behind
+        until(lambda served=served: not served.syncthing_pids(), seconds=15)
 
 
 def joined(station: Served, organizer: Served) -> Served:
@@ -141,7 +143,8 @@ def test_kill_9_of_syncthing_and_of_the_app_loses_nothing(stations):
     master.kill_syncthing()  # mid-exchange
     for i in range(10):
         tap(tavern, 1 + i % 3, {"cartridges": 1})
-    tavern.stop(signal.SIGKILL)  # the app, mid-exchange
+    tavern.stop(signal.SIGKILL)  # the app, mid-exchange: its Syncthing goes with it
+    until(lambda: not tavern.syncthing_pids(), seconds=10)
     # the station starts its Syncthing again
     until(lambda: master.syncthing_pids() and master.syncthing_pids() != killed)
     tavern.start()
