@@ -38,6 +38,9 @@ CODE_TRIES = 5
 TICK = 0.5  # seconds between looks at the folder
 LINK_EVERY = 2.0  # seconds between asking Syncthing about the links
 PRUNE_EVERY = 60.0  # seconds between forgetting rows no late fact can need
+GATHER = 0.2  # seconds a write waits for the taps right after it: one segment for a burst
+RESTORE_EVERY = 10.0  # seconds between checks that our own segments are intact
+FULL_SCAN_EVERY = 30.0  # seconds between reading every folder, changed or not
 
 WRONG_CODE = N_("This pairing code is wrong or has expired: ask the organizer's station "
                 "for a new one.")
@@ -85,7 +88,7 @@ class Runtime:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._last_link = 0.0
-        self._last_prune = time.monotonic()
+        self._last_prune = self._last_restore = self._last_full = time.monotonic()
         self.last_scan: segments.Scan | None = None
 
     # --- life ------------------------------------------------------------------------
@@ -143,7 +146,8 @@ class Runtime:
         db = store.connect(self.db_path)
         try:
             while not self._stop.is_set():
-                self._poke.wait(TICK)
+                if self._poke.wait(TICK):
+                    self._stop.wait(GATHER)  # let a burst of taps make one segment
                 self._poke.clear()
                 try:
                     self.step(db)
@@ -161,15 +165,22 @@ class Runtime:
         here = ledger.station(db)
         if here is None or not here["event"]:
             return
-        wrote = segments.export(db, self.shared, self.outbox)
+        now = time.monotonic()
+        wrote = segments.export(db, self.shared, self.outbox, restore_own=False)
+        if now - self._last_restore > RESTORE_EVERY:
+            self._last_restore = now
+            wrote += len(segments.restore(db, self.shared, self.outbox, here))
         if wrote:
             try:
                 self.syncthing.scan(self.folder_id(here))
             except SyncthingError:
                 pass  # the watcher and the rescan interval will see it
-        self.last_scan = segments.scan(db, self.shared)
+        full = now - self._last_full > FULL_SCAN_EVERY
+        if full:
+            self._last_full = now
+        self.last_scan = segments.scan(db, self.shared, only_changed=not full)
         if time.monotonic() - self._last_prune > PRUNE_EVERY:
-            self._last_prune = time.monotonic()
+            self._last_prune = self._last_restore = self._last_full = time.monotonic()
             merge.prune(db)
         if time.monotonic() - self._last_link > LINK_EVERY or wrote or \
                 self.last_scan.applied:

@@ -27,7 +27,9 @@ from referee.store.events import now
 
 NAME = re.compile(r"^(\d{10})-(\d{10})\.jsonl$")
 SEGMENT_FACTS = 500  # facts a segment holds at most: an import is never one huge file
-READ_BATCH = 2000  # facts folded in one transaction
+# Facts folded in one transaction: everything one look finds, so facts made apart are
+# folded in with one rewind, yet a huge backlog is still taken in steps that each commit.
+READ_BATCH = 50_000
 
 
 def segment_name(first: int, last: int) -> str:
@@ -57,7 +59,7 @@ def exported_through(db: Database, folder: Path, station_id: str) -> int:
     return last
 
 
-def export(db: Database, folder: Path, outbox: Path) -> int:
+def export(db: Database, folder: Path, outbox: Path, restore_own: bool = True) -> int:
     """Write this station's facts not yet in the shared folder (and put back its own
     segments changed elsewhere); how many facts and segments that wrote."""
     here = ledger.station(db)
@@ -66,7 +68,7 @@ def export(db: Database, folder: Path, outbox: Path) -> int:
     own = folder / here["id"]
     own.mkdir(parents=True, exist_ok=True)
     outbox.mkdir(parents=True, exist_ok=True)
-    written = len(restore(db, folder, outbox, here))
+    written = len(restore(db, folder, outbox, here)) if restore_own else 0
     after = exported_through(db, folder, here["id"])
     while True:
         facts = ledger.facts(db, here["id"], after, SEGMENT_FACTS)
@@ -103,14 +105,13 @@ def restore(db: Database, folder: Path, outbox: Path, here: dict) -> list[str]:
     the true segment is always at hand; Syncthing carries it back to the others."""
     restored = []
     own = folder / here["id"]
+    present = {e.name: e for e in os.scandir(own)} if own.is_dir() else {}
     for row in fetch(db, "SELECT * FROM segments WHERE station = ? AND status = 'ok'",
                      [here["id"]]):
         path = folder / row["path"]
-        if path.exists():
-            with os.scandir(path.parent) as entries:
-                entry = next((e for e in entries if e.name == path.name), None)
-            if entry is None or _cached_digest(entry) == row["sha256"]:
-                continue
+        entry = present.get(path.name)
+        if entry is not None and _cached_digest(entry) == row["sha256"]:
+            continue
         facts = ledger.facts(db, here["id"], row["first"] - 1, row["last"] - row["first"] + 1)
         own.mkdir(parents=True, exist_ok=True)
         _write(path, outbox / path.name, facts)
@@ -174,18 +175,32 @@ def _read(path: Path, station: str, first: int, last: int,
     return facts, None
 
 
-def scan(db: Database, folder: Path) -> Scan:
-    """Read every new segment of the other stations and fold their facts in."""
+_DIR_TIMES: dict[str, int] = {}  # station folder -> its mtime when last read through
+
+
+def scan(db: Database, folder: Path, only_changed: bool = False) -> Scan:
+    """Read every new segment of the other stations and fold their facts in.
+
+    ``only_changed`` skips a station's folder whose time has not moved since it was last
+    read through: Syncthing and :func:`export` add a segment by renaming it in, which
+    moves it. A full look (the default) also finds a segment edited in place."""
     here = ledger.station(db)
     result = Scan()
     if here is None or not folder.is_dir():
         return result
     known = {r["path"]: r for r in fetch(db, "SELECT * FROM segments")}
+    read_through: dict[str, tuple[str, int]] = {}
     batch: list[dict] = []
     batch_paths: list[tuple[str, str, int, int, str]] = []
     for station_dir in sorted(os.scandir(folder), key=lambda e: e.name):
         if not station_dir.is_dir() or station_dir.name.startswith("."):
             continue  # .stfolder, .stversions and the like
+        if station_dir.name == here["id"] and only_changed:
+            continue  # our own: written here
+        moved = station_dir.stat().st_mtime_ns
+        if only_changed and _DIR_TIMES.get(station_dir.path) == moved:
+            continue
+        read_through[station_dir.path] = (station_dir.name, moved)
         for entry in sorted(os.scandir(station_dir.path), key=lambda e: e.name):
             match = NAME.match(entry.name)
             if not match:
@@ -218,6 +233,10 @@ def scan(db: Database, folder: Path) -> Scan:
                 batch, batch_paths = [], []
     if batch:
         _fold(db, batch, batch_paths, result)
+    waiting = {path.split("/")[0] for path, _ in result.waiting}
+    for path, (station, moved) in read_through.items():
+        if station not in waiting:  # a gap or an unknown station: look again next time
+            _DIR_TIMES[path] = moved
     return result
 
 

@@ -98,15 +98,23 @@ def _own_id(root: ET.Element) -> str | None:
     return first.get("id") if first is not None else None
 
 
-def _die_with_parent() -> None:
-    """In the child before exec: Linux kills it when the app that started it dies, even
-    by kill -9 (PR_SET_PDEATHSIG); elsewhere the pid file catches it at the next start."""
+def _prctl():
     try:
         import ctypes
 
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
+        return ctypes.CDLL("libc.so.6", use_errno=True).prctl
     except (OSError, AttributeError):
-        pass
+        return None
+
+
+_PRCTL = _prctl()  # looked up here: the child between fork and exec only calls it
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: Linux kills it when the app that started it dies, even
+    by kill -9 (PR_SET_PDEATHSIG); elsewhere the pid file catches it at the next start."""
+    if _PRCTL is not None:
+        _PRCTL(1, signal.SIGKILL)
 
 
 class Syncthing:
@@ -129,7 +137,8 @@ class Syncthing:
                 [BINARY, "serve", f"--home={self.setup.home}", "--no-browser",
                  "--no-restart", "--no-upgrade"],
                 stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
-                start_new_session=True, preexec_fn=_die_with_parent)
+                # only a C call before exec, nothing that takes a lock another thread holds
+                start_new_session=True, preexec_fn=_die_with_parent)  # noqa: PLW1509
         self.pidfile.write_text(str(self.process.pid))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

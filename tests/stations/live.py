@@ -43,7 +43,7 @@ class Served:
             env={**os.environ, "REFEREE_FAST_HASH_FOR_TESTS": "1"})
         try:
             wait_for_port(self.port, self.process, seconds=60)
-        except RuntimeError as err:
+        except (RuntimeError, AttributeError) as err:  # it exited: show its log
             raise RuntimeError(f"{err}\n{Path(str(self.db_path) + '.log').read_text()}") \
                 from None
         return self
