@@ -38,7 +38,7 @@ CODE_TRIES = 5
 TICK = 0.5  # seconds between looks at the folder
 LINK_EVERY = 2.0  # seconds between asking Syncthing about the links
 PRUNE_EVERY = 60.0  # seconds between forgetting rows no late fact can need
-GATHER = 0.2  # seconds a write waits for the taps right after it: one segment for a burst
+GATHER = 0.3  # seconds a write waits for the taps right after it: one segment for a burst
 RESTORE_EVERY = 10.0  # seconds between checks that our own segments are intact
 FULL_SCAN_EVERY = 30.0  # seconds between reading every folder, changed or not
 

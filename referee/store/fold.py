@@ -42,9 +42,10 @@ CLASH = N_("This row clashes with one already here (%(detail)s).")
 def _remember(db: Database, tx: ledger.Tx, table: str, key: dict,
               before: dict | None) -> None:
     if tx.recording and not ledger.stamp(db, tx).startswith(ledger.GENESIS_HLC):
+        # kept here only: plain JSON, no canonical spelling needed
         db.conn.execute("INSERT INTO undo_log (ord, tbl, pk, before) VALUES (?, ?, ?, ?)",
-                   [ledger.stamp(db, tx), table, ledger.canonical(key),
-                    None if before is None else ledger.canonical(before)])
+                        [tx.ord, table, json.dumps(key),
+                         None if before is None else json.dumps(before)])
 
 
 def _where(table: str, key: dict) -> tuple[str, list]:
@@ -65,13 +66,17 @@ def insert(db: Database, table: str, values: dict) -> None:
     _remember(db, tx, table, key, None)
 
 
-def update(db: Database, table: str, key: dict, values: dict) -> None:
-    """Change columns of one projection row."""
+def update(db: Database, table: str, key: dict, values: dict,
+           row: dict | None = None) -> None:
+    """Change columns of one projection row (``row``: as it stands, if already read)."""
     tx = ledger.current(db)
     condition, params = _where(table, key)
     if tx.recording:
-        rows = fetch(db, f"SELECT {', '.join(values)} FROM {table} WHERE {condition}", params)
-        _remember(db, tx, table, key, rows[0] if rows else {})
+        if row is None:
+            rows = fetch(db, f"SELECT {', '.join(values)} FROM {table} WHERE {condition}",
+                         params)
+            row = rows[0] if rows else {}
+        _remember(db, tx, table, key, {n: row[n] for n in values if n in row})
     assignments = ", ".join(f"{n} = ?" for n in values)
     try:
         db.conn.execute(f"UPDATE {table} SET {assignments} WHERE {condition}",
@@ -217,10 +222,10 @@ def apply_event(db: Database, part: dict, force: bool = False) -> int:
         changes = {**{k: c for k, c in changes.items() if k not in PLAYER_COLUMNS},
                    **{k: {"before": current[k], "after": v} for k, v in new.items()
                       if k not in part.get("set", {})}}
-        update(db, "players", {"id": part["player"]},
-               {**new, "version": current["version"] + 1, "updated_at": part["at"]})
     ord_ = (ledger.part_ord(db, tx) if tx.station is not None
             else f"0|{part['id']:012d}")
+    # The event first: it is the write that may still be refused (an undo made twice);
+    # the player's row after it cannot be, so a refused part leaves nothing behind.
     insert(db, "events", {
         "id": part["id"], "at": part["at"], "referee_id": part["referee"],
         "player_id": part["player"], "kind": part["kind"],
@@ -229,6 +234,10 @@ def apply_event(db: Database, part: dict, force: bool = False) -> int:
         "note": None if part.get("note") is None else json.dumps(
             part["note"], ensure_ascii=False, sort_keys=True),
         "ord": ord_})
+    if part["player"] is not None and part.get("sheet", True):
+        update(db, "players", {"id": part["player"]},
+               {**new, "version": current["version"] + 1, "updated_at": part["at"]},
+               row=current)
     return part["id"]
 
 

@@ -122,8 +122,7 @@ def stamp(db: Database, tx: Tx) -> str:
 
             raise RuleError(None, N_("This station has not joined an event yet: pair it "
                                      "with the organizer's station first."))
-        fresh = fetch(db, "SELECT next_seq, hlc_ms, hlc_c FROM station WHERE key = 'self'")[0]
-        row.update(fresh)
+        # ``row`` was read inside this transaction (BEGIN IMMEDIATE): it is the newest.
         ms, counter = _tick(db, row)
         tx.seq, tx.hlc = row["next_seq"], hlc_text(ms, counter)
         tx.gid = f"{row['id']}:{tx.seq}"
