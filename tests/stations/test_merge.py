@@ -305,6 +305,7 @@ def test_a_game_of_another_station_shows_read_only_with_a_take_over(pair):
     browser.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     page = browser.get(f"/duels/{duel.id}").get_data(as_text=True)
     assert "This game belongs to the station master." in page
+    assert '<meta http-equiv="refresh" content="10">' in page  # follows its station live
     refused = browser.post(f"/duels/{duel.id}/undo", data={"csrf_token": csrf_of(browser)})
     assert refused.status_code == 422
     assert "shown here read-only" in refused.get_data(as_text=True)
@@ -312,8 +313,8 @@ def test_a_game_of_another_station_shows_read_only_with_a_take_over(pair):
     taken = browser.post(f"/stations/games/duel/{duel.id}/take", data={
         "csrf_token": csrf_of(browser), "next": f"/duels/{duel.id}"})
     assert taken.status_code == 303
-    assert "belongs to the station" not in browser.get(f"/duels/{duel.id}").get_data(
-        as_text=True)
+    ours = browser.get(f"/duels/{duel.id}").get_data(as_text=True)
+    assert "belongs to the station" not in ours and 'http-equiv="refresh"' not in ours
 
 
 def test_kept_rows_are_forgotten_once_no_late_fact_can_precede_them(pair):
