@@ -36,7 +36,7 @@ CODE_LENGTH = 8
 CODE_MINUTES = 15
 CODE_TRIES = 5
 TICK = 0.5  # seconds between looks at the folder
-LINK_EVERY = 2.0  # seconds between asking Syncthing about the links
+LINK_EVERY = 3.0  # seconds between asking Syncthing about the links
 PRUNE_EVERY = 60.0  # seconds between forgetting rows no late fact can need
 GATHER = 0.3  # seconds a write waits for the taps right after it: one segment for a burst
 RESTORE_EVERY = 10.0  # seconds between checks that our own segments are intact
@@ -182,8 +182,8 @@ class Runtime:
         if time.monotonic() - self._last_prune > PRUNE_EVERY:
             self._last_prune = self._last_restore = self._last_full = time.monotonic()
             merge.prune(db)
-        if time.monotonic() - self._last_link > LINK_EVERY or wrote or \
-                self.last_scan.applied:
+        # On a timer only: asking Syncthing after every burst of taps would cost each tap.
+        if time.monotonic() - self._last_link > LINK_EVERY:
             self._refresh_link(db, ledger.station(db))
 
     # --- the link ----------------------------------------------------------------------
