@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import secrets
 import threading
 import time
@@ -38,7 +39,8 @@ CODE_TRIES = 5
 TICK = 0.5  # seconds between looks at the folder
 LINK_EVERY = 3.0  # seconds between asking Syncthing about the links
 PRUNE_EVERY = 60.0  # seconds between forgetting rows no late fact can need
-GATHER = 0.3  # seconds a write waits for the taps right after it: one segment for a burst
+LOOP_NICENESS = 10  # the loop runs behind the web server's threads
+GATHER = 0.5  # seconds a write waits for the taps right after it: one segment for a burst
 RESTORE_EVERY = 10.0  # seconds between checks that our own segments are intact
 FULL_SCAN_EVERY = 30.0  # seconds between reading every folder, changed or not
 
@@ -143,6 +145,10 @@ class Runtime:
             self.syncthing.folder(self.folder_id(here), self.shared, peers)
 
     def _loop(self) -> None:
+        try:  # Linux: a thread's own niceness; the referees' requests come first
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOOP_NICENESS)
+        except (AttributeError, OSError):
+            pass
         db = store.connect(self.db_path)
         try:
             while not self._stop.is_set():

@@ -227,17 +227,24 @@ def _stored(row: dict) -> dict:
 def rewind(db: Database, ord_: str) -> int:
     """Take back every row written by facts at or after ``ord_``; how many facts."""
     entries = fetch(db, "SELECT * FROM undo_log WHERE ord >= ? ORDER BY id DESC", [ord_])
-    db.execute("INSERT INTO fold_state (key, value) VALUES ('rewinding', '1')")
+    # Newest first, each row's oldest image wins: a row changed fifty times since is
+    # written back once, and a row made since is deleted (newest first, for the keys).
+    restores: dict[tuple[str, str], dict | None] = {}
     for entry in entries:
-        condition, params = fold._where(entry["tbl"], json.loads(entry["pk"]))
-        if entry["before"] is None:
-            db.execute(f"DELETE FROM {entry['tbl']} WHERE {condition}", params)
-        else:
-            before = json.loads(entry["before"])
-            if before:
-                db.execute(f"UPDATE {entry['tbl']} SET "
-                           f"{', '.join(f'{n} = ?' for n in before)} WHERE {condition}",
-                           [*before.values(), *params])
+        key = (entry["tbl"], entry["pk"])
+        if entry["before"] is None:  # made since: deleted in the order it was made, newest
+            restores.pop(key, None)   # first (an event goes before the player it names)
+            restores[key] = None
+        elif restores.get(key, {}) is not None:
+            restores.setdefault(key, {}).update(json.loads(entry["before"]))
+    db.execute("INSERT INTO fold_state (key, value) VALUES ('rewinding', '1')")
+    for (table, pk), before in restores.items():
+        condition, params = fold._where(table, json.loads(pk))
+        if before is None:
+            db.execute(f"DELETE FROM {table} WHERE {condition}", params)
+        elif before:
+            db.execute(f"UPDATE {table} SET {', '.join(f'{n} = ?' for n in before)} "
+                       f"WHERE {condition}", [*before.values(), *params])
     db.execute("DELETE FROM undo_log WHERE ord >= ?", [ord_])
     db.execute("DELETE FROM fold_state WHERE key = 'rewinding'")
     return len({e["ord"] for e in entries})
