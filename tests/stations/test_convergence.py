@@ -69,7 +69,7 @@ def _do(op, stations) -> None:
         pass  # refused on the spot, as a referee would see it: nothing was written
 
 
-@settings(max_examples=15, deadline=None,
+@settings(max_examples=12, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
 @given(rounds=ROUNDS)

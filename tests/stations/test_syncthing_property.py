@@ -54,7 +54,7 @@ def three(tmp_path_factory):
                 s.stop()
 
 
-@settings(max_examples=3, deadline=None,
+@settings(max_examples=2, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(rounds=st.lists(ROUND, min_size=1, max_size=2))
 def test_random_taps_partitions_and_restarts_converge(three, rounds):
