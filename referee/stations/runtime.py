@@ -177,8 +177,8 @@ class Runtime:
             self._last_restore = now
             wrote += len(segments.restore(db, self.shared, self.outbox, here))
         if wrote:
-            try:
-                self.syncthing.scan(self.folder_id(here))
+            try:  # only our own folder changed: Syncthing need not walk the others
+                self.syncthing.scan(self.folder_id(here), sub=here["id"])
             except SyncthingError:
                 pass  # the watcher and the rescan interval will see it
         full = now - self._last_full > FULL_SCAN_EVERY

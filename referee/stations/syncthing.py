@@ -256,9 +256,11 @@ class Syncthing:
     def resume(self, device_id: str | None = None) -> None:
         self.call("POST", "/rest/system/resume" + (f"?device={device_id}" if device_id else ""))
 
-    def scan(self, folder_id: str) -> None:
-        """Look at the folder now rather than at the watcher's next tick."""
-        self.call("POST", f"/rest/db/scan?folder={folder_id}")
+    def scan(self, folder_id: str, sub: str | None = None) -> None:
+        """Look at the folder (or only its subfolder ``sub``) now rather than at the
+        watcher's next tick."""
+        query = f"folder={folder_id}" + (f"&sub={sub}" if sub else "")
+        self.call("POST", f"/rest/db/scan?{query}")
 
     def connections(self) -> dict[str, dict]:
         """Each known device's link: ``connected`` and its address."""
