@@ -84,6 +84,7 @@ def write(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
         try:
             tx = db.referee_tx = ledger.begin(db)
             yield db
+            ledger.flush(db, tx)
             ledger.seal(db, tx)  # a station's transaction becomes one fact of its log
         except BaseException:
             db.conn.execute("ROLLBACK")

@@ -42,10 +42,10 @@ CLASH = N_("This row clashes with one already here (%(detail)s).")
 def _remember(db: Database, tx: ledger.Tx, table: str, key: dict,
               before: dict | None) -> None:
     if tx.recording and not ledger.stamp(db, tx).startswith(ledger.GENESIS_HLC):
-        # kept here only: plain JSON, no canonical spelling needed
-        db.conn.execute("INSERT INTO undo_log (ord, tbl, pk, before) VALUES (?, ?, ?, ?)",
-                        [tx.ord, table, json.dumps(key),
-                         None if before is None else json.dumps(before)])
+        # kept here only: plain JSON, no canonical spelling needed; written in one go
+        # when the transaction ends (ledger.flush)
+        tx.kept.append((tx.ord, table, json.dumps(key),
+                        None if before is None else json.dumps(before)))
 
 
 def _where(table: str, key: dict) -> tuple[str, list]:

@@ -70,6 +70,7 @@ class Tx:
     hlc: str = ""
     at: str = ""
     parts: list[dict] = field(default_factory=list)
+    kept: list[tuple] = field(default_factory=list)  # rows as they were (undo_log)
 
     @property
     def recording(self) -> bool:
@@ -149,6 +150,14 @@ def mac(key: str, fact: dict) -> str:
     """The fact's seal with the event's key: what shows a segment was edited."""
     body = canonical({k: v for k, v in fact.items() if k != "mac"})
     return hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
+
+
+def flush(db: Database, tx: Tx) -> None:
+    """Write the rows kept for a re-fold (store.write calls this before COMMIT)."""
+    if tx.kept:
+        db.conn.executemany("INSERT INTO undo_log (ord, tbl, pk, before) VALUES (?, ?, ?, ?)",
+                            tx.kept)
+        tx.kept.clear()
 
 
 def seal(db: Database, tx: Tx) -> None:

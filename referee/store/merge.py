@@ -226,6 +226,7 @@ def _stored(row: dict) -> dict:
 
 def rewind(db: Database, ord_: str) -> int:
     """Take back every row written by facts at or after ``ord_``; how many facts."""
+    ledger.flush(db, ledger.current(db))
     entries = fetch(db, "SELECT * FROM undo_log WHERE ord >= ? ORDER BY id DESC", [ord_])
     # Newest first, each row's oldest image wins: a row changed fifty times since is
     # written back once, and a row made since is deleted (newest first, for the keys).
@@ -379,6 +380,7 @@ def frontier(db: Database) -> str:
 def prune(db: Database) -> int:
     """Forget the kept rows of facts that no late fact can precede any more."""
     with write(db):
+        ledger.flush(db, ledger.current(db))
         edge = frontier(db)
         if not edge:
             return 0
