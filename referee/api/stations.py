@@ -84,7 +84,8 @@ def conflict_json(row: dict) -> dict:
 
 
 def _find(db, conflict_id: str) -> dict | None:
-    return next((c for c in merge.conflicts(db) if c["id"] == conflict_id), None)
+    found = merge.conflicts(db, conflict_id=conflict_id)
+    return found[0] if found else None
 
 
 @bp.operation("get", "/conflicts", {200: list[ConflictOut]}, query=ConflictQuery)
@@ -104,9 +105,10 @@ def list_conflicts():
 def settle(conflict_id: str, body: Decision):
     """Apply a held change anyway or discard it; every station learns the decision."""
     db = get_db()
-    if _find(db, conflict_id) is None:
+    found = _find(db, conflict_id)
+    if found is None:
         return error_response(gettext(merge.NO_CONFLICT), 404)
-    if _find(db, conflict_id)["status"] != "held":
+    if found["status"] != "held":
         return error_response(gettext(merge.SETTLED), 409)
     merge.settle(db, g.api_referee["id"], conflict_id, body.decision)
     return jsonify(conflict_json(_find(db, conflict_id)))

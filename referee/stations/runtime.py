@@ -57,12 +57,10 @@ class Link:
 
     name: str = ""
     joined: bool = False
-    founder: bool = False
     in_reach: int = 0  # other stations connected right now
     known: int = 0  # other stations of the event
     alone_since: str | None = None
     unseen: int = 0  # this station's changes no other station has yet
-    problems: int = 0  # segments refused or waiting
     peers: list[dict] = field(default_factory=list)
 
 
@@ -91,7 +89,6 @@ class Runtime:
         self._lock = threading.Lock()
         self._last_link = 0.0
         self._last_prune = self._last_restore = self._last_full = time.monotonic()
-        self.last_scan: segments.Scan | None = None
 
     # --- life ------------------------------------------------------------------------
 
@@ -105,7 +102,6 @@ class Runtime:
                 here = merge.found(db, self.name) if holds else merge.prepare(db, self.name)
             self.name = self.link.name = here["name"]
             self.link.joined = bool(here["event"])
-            self.link.founder = here["number"] == ledger.FOUNDER
         finally:
             db.close()
         self.base.mkdir(parents=True, exist_ok=True)
@@ -184,9 +180,9 @@ class Runtime:
         full = now - self._last_full > FULL_SCAN_EVERY
         if full:
             self._last_full = now
-        self.last_scan = segments.scan(db, self.shared, only_changed=not full)
-        if time.monotonic() - self._last_prune > PRUNE_EVERY:
-            self._last_prune = self._last_restore = self._last_full = time.monotonic()
+        segments.scan(db, self.shared, only_changed=not full)
+        if now - self._last_prune > PRUNE_EVERY:
+            self._last_prune = now
             merge.prune(db)
         # On a timer only: asking Syncthing after every burst of taps would cost each tap.
         if time.monotonic() - self._last_link > LINK_EVERY:
@@ -204,7 +200,6 @@ class Runtime:
         stations = fetch(db, "SELECT s.*, h.last_seq, h.heard_at FROM stations s "
                              "LEFT JOIN heard h ON h.station = s.id ORDER BY s.number")
         self._know_every_station(here, stations, devices)
-        by_device = {s["device"]: s for s in stations if s["device"]}
         connected = [d for d, c in connections.items() if c.get("connected")]
         exported = segments.exported_through(db, self.shared, here["id"])
         seen_through = here["seen_through"]
@@ -235,14 +230,11 @@ class Runtime:
                           "connected": bool(link.get("connected")),
                           "heard_at": station["heard_at"], "last_seq": station["last_seq"],
                           "address": station["address"]})
-        unknown = [d for d in connected if d not in by_device]
         with self._lock:
             self.link = Link(
-                name=here["name"], joined=True, founder=here["number"] == ledger.FOUNDER,
-                in_reach=len(connected), known=max(len(stations) - 1, len(unknown)),
-                alone_since=alone_since,
-                unseen=max(0, here["next_seq"] - 1 - seen_through),
-                problems=len(segments.problems(db)), peers=peers)
+                name=here["name"], joined=True, in_reach=len(connected),
+                known=len(stations) - 1, alone_since=alone_since,
+                unseen=max(0, here["next_seq"] - 1 - seen_through), peers=peers)
 
     def _know_every_station(self, here: dict, stations: list[dict], devices: dict) -> None:
         """Each station the event admitted is a device to reach, whether or not the

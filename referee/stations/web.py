@@ -135,13 +135,24 @@ def joined():
 def conflicts():
     """Changes the merged logs refused, for a referee to apply anyway or discard."""
     db = get_db()
-    held = merge.conflicts(db, "held")
     settled = merge.conflicts(db, "applied", limit=20) + merge.conflicts(db, "discarded",
                                                                         limit=20)
+    return _conflicts_page(db, settled)
+
+
+def _conflicts_page(db, settled: list[dict], error: str | None = None, status: int = 200):
     names = {p["id"]: p["character"] for p in fetch(db, "SELECT id, character FROM players")}
-    return render_template("stations/conflicts.html", held=[conflict_json(c) for c in held],
-                           settled=[conflict_json(c) for c in settled], names=names,
-                           error=request.args.get("error"))
+    return render_template("stations/conflicts.html", error=error, names=names,
+                           held=[conflict_json(c) for c in merge.conflicts(db, "held")],
+                           settled=[conflict_json(c) for c in settled]), status
+
+
+def _back(default: str):
+    """Back to the page the form came from (a path on this site only), else ``default``."""
+    back = request.form.get("next", "")
+    if back.startswith("/") and not back.startswith("//"):
+        return redirect(back, 303)
+    return redirect(default, 303)
 
 
 @bp.post("/conflicts/<conflict_id>")
@@ -153,18 +164,8 @@ def settle(conflict_id: str):
         merge.settle(db, current_referee()["id"], conflict_id,
                      request.form.get("decision", ""))
     except RuleError as err:
-        db_names = {p["id"]: p["character"] for p in fetch(db, "SELECT id, character FROM "
-                                                                "players")}
-        return render_template(
-            "stations/conflicts.html", error=rule_message(err), names=db_names,
-            held=[conflict_json(c) for c in merge.conflicts(db, "held")], settled=[]), 422
-    station = runtime()
-    if station is not None:
-        station.poke()
-    back = request.form.get("next", "")
-    if back.startswith("/") and not back.startswith("//"):
-        return redirect(back, 303)
-    return redirect(url_for("stations.conflicts"), 303)
+        return _conflicts_page(db, [], rule_message(err), 422)
+    return _back(url_for("stations.conflicts"))
 
 
 @bp.get("/stations/link.json")
@@ -192,9 +193,5 @@ def take_over(kind: str, number: int):
     try:
         games.hand_over(db, current_referee()["id"], kind, number, here["id"])
     except RuleError as err:
-        return render_template("stations/conflicts.html", error=rule_message(err),
-                               held=[], settled=[], names={}), 422
-    back = request.form.get("next", "")
-    if back.startswith("/") and not back.startswith("//"):
-        return redirect(back, 303)
-    return redirect(url_for("games.index"), 303)
+        return _conflicts_page(db, [], rule_message(err), 422)
+    return _back(url_for("games.index"))

@@ -18,6 +18,7 @@ import sqlite3
 from sqlite_utils import Database
 
 from referee.rules import N_, RuleError, stats
+from referee.rules.cards import sort_codes
 from referee.store import ledger
 from referee.store.db import fetch
 
@@ -86,13 +87,10 @@ def update(db: Database, table: str, key: dict, values: dict,
 
 
 def put_setting(db: Database, key: str, value: str) -> None:
-    tx = ledger.current(db)
-    rows = fetch(db, "SELECT key, value FROM settings WHERE key = ?", [key])
-    if rows:
+    if fetch(db, "SELECT key FROM settings WHERE key = ?", [key]):
         update(db, "settings", {"key": key}, {"value": value})
     else:
         insert(db, "settings", {"key": key, "value": value})
-    del tx
 
 
 # --- parts -----------------------------------------------------------------------------
@@ -187,8 +185,6 @@ def rebased(row: dict, part: dict, force: bool = False) -> dict:
         for card in sorted(before - after):
             if card not in held and not force:
                 raise RuleError("D1", CARD_GONE, card=card, player=row["character"])
-        from referee.rules.cards import sort_codes
-
         new["duel_deck"] = ",".join(sort_codes(
             {*[c for c in held if c not in before - after], *(after - before)}))
     status = new.get("status", row["status"])

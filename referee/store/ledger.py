@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
+from referee.rules import N_, RuleError
 from referee.store.db import fetch
+from referee.store.events import now
 
 BLOCK = 1_000_000  # ids per station; station 1's block is [1, 2 * BLOCK)
 GENESIS_HLC = "0000000000000.00000"  # the founding snapshot sorts before every fact
@@ -96,7 +98,7 @@ def current(db: Database) -> Tx:
     return tx
 
 
-def _tick(db: Database, row: dict) -> tuple[int, int]:
+def _tick(row: dict) -> tuple[int, int]:
     """The next clock reading: after the wall clock and after anything seen before."""
     now_ms = int(clock() * 1000)
     if now_ms > row["hlc_ms"]:
@@ -119,17 +121,13 @@ def stamp(db: Database, tx: Tx) -> str:
     if tx.ord is None:
         row = tx.station
         if row["number"] is None:
-            from referee.rules import N_, RuleError
-
             raise RuleError(None, N_("This station has not joined an event yet: pair it "
                                      "with the organizer's station first."))
         # ``row`` was read inside this transaction (BEGIN IMMEDIATE): it is the newest.
-        ms, counter = _tick(db, row)
+        ms, counter = _tick(row)
         tx.seq, tx.hlc = row["next_seq"], hlc_text(ms, counter)
         tx.gid = f"{row['id']}:{tx.seq}"
         tx.ord = fact_ord(tx.hlc, row["id"], tx.seq)
-        from referee.store.events import now
-
         tx.at = now()
         db.execute("UPDATE station SET next_seq = ?, hlc_ms = ?, hlc_c = ? WHERE key = 'self'",
                    [tx.seq + 1, ms, counter])
@@ -194,8 +192,6 @@ def new_id(db: Database, table: str, counter: str | None = None,
         value = max(low, db.execute(sql + (f" AND {condition}" if condition else ""),
                                     [low, high, *params]).fetchone()[0] + 1)
     if value >= high:
-        from referee.rules import N_, RuleError
-
         raise RuleError(None, N_("This station has used all the numbers it may give; "
                                  "add another station."))
     db.execute("INSERT INTO counters (name, next) VALUES (?, ?) "
@@ -211,8 +207,6 @@ def new_station_id() -> str:
 def identity(db: Database, *, name: str, number: int | None, event: str, event_key: str,
              station_id: str | None = None) -> dict:
     """Make this database a station (inside store.write())."""
-    from referee.store.events import now
-
     row = {"key": "self", "id": station_id or new_station_id(), "name": name,
            "number": number, "event": event, "event_key": event_key, "next_seq": 1,
            "hlc_ms": int(clock() * 1000), "hlc_c": 0, "created_at": now()}

@@ -340,10 +340,12 @@ def settle(db: Database, referee_id: int | None, conflict_id: str, decision: str
 
 
 def conflicts(db: Database, status: str | None = None, player_id: int | None = None,
-              limit: int = 500) -> list[dict]:
+              limit: int = 500, conflict_id: str | None = None) -> list[dict]:
     """Conflicts in clock order, newest first, with the change each holds."""
-    sql, params = ("SELECT c.*, s.name AS station_name FROM conflicts c " \
-                  "LEFT JOIN stations s ON s.id = c.station WHERE 1"), []
+    sql, params = ("SELECT c.*, s.name AS station_name FROM conflicts c "
+                   "LEFT JOIN stations s ON s.id = c.station WHERE 1"), []
+    if conflict_id is not None:
+        sql, params = sql + " AND c.id = ?", [*params, conflict_id]
     if status:
         sql, params = sql + " AND c.status = ?", [*params, status]
     if player_id is not None:

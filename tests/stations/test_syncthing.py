@@ -71,11 +71,7 @@ def stations(tmp_path):
 def joined(station: Served, organizer: Served) -> Served:
     station.join(organizer)
     until(lambda: station.rows("SELECT count(*) AS n FROM referees")[0]["n"] == 2)
-    import requests
-
-    station.api = requests.Session()
-    station.api.headers["Authorization"] = f"Bearer {station.api_token()}"
-    return station
+    return api_of(station)
 
 
 def api_of(station: Served) -> Served:
