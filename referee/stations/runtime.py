@@ -81,6 +81,7 @@ class Runtime:
                            listen=f"tcp://{sync_host}:{sync_port}", name=name,
                            lan_discovery=lan_discovery)
         self.syncthing: Syncthing | None = None
+        self.device = ""  # this station's Syncthing device id, once it runs
         self.link = Link(name=name)
         self._codes: dict[str, list] = {}  # code -> [expires at, tries left]
         self._poke = threading.Event()
@@ -107,6 +108,7 @@ class Runtime:
         self.base.mkdir(parents=True, exist_ok=True)
         self.syncthing = Syncthing(self.setup)
         self.syncthing.start()
+        self.device = self.syncthing.device_id()
         self._ensure_folder()
         self._thread = threading.Thread(target=self._loop, name="station", daemon=True)
         self._thread.start()
@@ -199,6 +201,10 @@ class Runtime:
             connections, devices = {}, {}
         stations = fetch(db, "SELECT s.*, h.last_seq, h.heard_at FROM stations s "
                              "LEFT JOIN heard h ON h.station = s.id ORDER BY s.number")
+        own = next((s for s in stations if s["id"] == here["id"]), None)
+        if own and self.device and (own["device"], own["address"]) != \
+                (self.device, self.advertise):
+            merge.describe(db, self.device, self.advertise)
         self._know_every_station(here, stations, devices)
         connected = [d for d, c in connections.items() if c.get("connected")]
         exported = segments.exported_through(db, self.shared, here["id"])
@@ -237,18 +243,27 @@ class Runtime:
                 unseen=max(0, here["next_seq"] - 1 - seen_through), peers=peers)
 
     def _know_every_station(self, here: dict, stations: list[dict], devices: dict) -> None:
-        """Each station the event admitted is a device to reach, whether or not the
-        organizer's station has introduced it yet (its id and address are in the log)."""
+        """Each station the event admitted is a device to reach and shares the folder,
+        whether or not the organizer's station has introduced it yet (its id and address
+        are in the log). Checked on every refresh: a folder update of ours can race an
+        introduction and drop the device it just added (seen with Syncthing 1.19)."""
         if not devices:
             return
+        folder = self.folder_id(here)
+        try:
+            members = self.syncthing.members(folder)
+        except SyncthingError:
+            return
         for station in stations:
-            if station["id"] == here["id"] or not station["device"] or \
-                    station["device"] in devices:
+            if station["id"] == here["id"] or not station["device"]:
                 continue
             try:
-                address = [station["address"], "dynamic"] if station["address"] else None
-                self.syncthing.add_device(station["device"], station["name"], address)
-                self.syncthing.share(self.folder_id(here), station["device"])
+                if station["device"] not in devices:
+                    address = [station["address"], "dynamic"] if station["address"] else None
+                    self.syncthing.add_device(station["device"], station["name"], address)
+                if station["device"] not in members:
+                    log.info("sharing the event with station %s", station["name"])
+                    self.syncthing.share(folder, station["device"])
             except SyncthingError:
                 log.warning("could not add station %s to Syncthing", station["name"])
 
@@ -331,10 +346,13 @@ class Runtime:
         finally:
             db.close()
         # The folder first, so the organizer's first word (its cluster config) finds it
-        # and its introductions of the other stations take; then the organizer itself.
+        # and its introductions of the other stations take; then the organizer, paused
+        # until it shares the folder: an introduction arriving between our read and write
+        # of the folder would be lost.
         self.syncthing.folder(reply["folder"], self.shared, [])
         self.syncthing.add_device(reply["device"], reply["name"],
-                                  [reply["address"], "dynamic"], introducer=True)
+                                  [reply["address"], "dynamic"], introducer=True, paused=True)
         self.syncthing.share(reply["folder"], reply["device"])
+        self.syncthing.let_in(reply["device"])
         self.poke()
         return reply

@@ -217,12 +217,13 @@ class Syncthing:
         return self.get("/rest/system/status")["myID"]
 
     def add_device(self, device_id: str, name: str, addresses: list[str] | None = None,
-                   introducer: bool = False) -> None:
-        """Trust a device (pairing); ``introducer``: learn the devices it knows."""
+                   introducer: bool = False, paused: bool = False) -> None:
+        """Trust a device (pairing); ``introducer``: learn the devices it knows;
+        ``paused``: not yet, so that nothing it says races the folder's set-up."""
         self.call("PUT", f"/rest/config/devices/{device_id}", {
             "deviceID": device_id, "name": name, "addresses": addresses or ["dynamic"],
             "introducer": introducer, "autoAcceptFolders": False,
-            "compression": "metadata", "paused": False})
+            "compression": "metadata", "paused": paused})
 
     def devices(self) -> list[dict]:
         return self.get("/rest/config/devices")
@@ -244,11 +245,21 @@ class Syncthing:
             "maxConflicts": 0, "paused": False,
             "devices": [{"deviceID": d} for d in sorted(members)]})
 
+    def members(self, folder_id: str) -> set[str]:
+        """The devices the folder is shared with (this one included)."""
+        current = self.get(f"/rest/config/folders/{folder_id}")
+        return {d["deviceID"] for d in current.get("devices", [])}
+
     def share(self, folder_id: str, device_id: str) -> None:
         current = self.get(f"/rest/config/folders/{folder_id}")
         members = {d["deviceID"] for d in current.get("devices", [])} | {device_id}
         current["devices"] = [{"deviceID": d} for d in sorted(members)]
         self.call("PUT", f"/rest/config/folders/{folder_id}", current)
+
+    def let_in(self, device_id: str) -> None:
+        """Un-pause a device added paused, in the saved config (``resume`` is not saved:
+        a restart would find the device paused again)."""
+        self.call("PATCH", f"/rest/config/devices/{device_id}", {"paused": False})
 
     def pause(self, device_id: str | None = None) -> None:
         self.call("POST", "/rest/system/pause" + (f"?device={device_id}" if device_id else ""))

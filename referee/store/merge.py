@@ -102,6 +102,21 @@ def joined(db: Database, *, number: int, event: str, event_key: str) -> dict:
     return ledger.station(db)
 
 
+def describe(db: Database, device: str, address: str) -> bool:
+    """This station's own Syncthing device and address, told to every station so each
+    can reach it (the founder's are not known when it founds the event). Whether it
+    changed anything."""
+    with write(db):
+        here = ledger.station(db)
+        rows = fetch(db, "SELECT device, address FROM stations WHERE id = ?",
+                     [here["id"]]) if here and here["event"] else []
+        if not rows or (rows[0]["device"], rows[0]["address"]) == (device, address):
+            return False
+        fold.change(db, "stations", {"id": here["id"]}, {"device": device,
+                                                          "address": address})
+    return True
+
+
 # --- receiving ---------------------------------------------------------------------------
 
 def _known(db: Database, here: dict) -> set[str]:

@@ -332,3 +332,14 @@ def test_kept_rows_are_forgotten_once_no_late_fact_can_precede_them(pair):
     players.adjust(b.db, None, pid, {"chance": -1})  # B's later fact still folds in
     exchange(a, b)
     assert dump(a.answers()) == dump(b.answers())
+
+
+def test_a_station_tells_the_others_its_device_and_address_once(pair):
+    a, b = pair
+    founder_row = "SELECT device, address FROM stations WHERE number = 1"
+    assert rows(b, founder_row) == [{"device": "", "address": ""}]  # unknown at founding
+    assert merge.describe(a.db, "DEVICE-A", "tcp://10.0.0.1:22000")
+    assert not merge.describe(a.db, "DEVICE-A", "tcp://10.0.0.1:22000")  # no new fact
+    a.send_to(b)
+    assert rows(b, founder_row) == [{"device": "DEVICE-A", "address": "tcp://10.0.0.1:22000"}]
+    assert rows(a, "SELECT count(*) AS n FROM log")[0] == rows(b, "SELECT count(*) AS n FROM log")[0]

@@ -105,6 +105,16 @@ def test_a_new_station_pairs_by_code_and_receives_the_whole_event(stations):
     assert tavern.rows("SELECT hp FROM players WHERE id = 1")[0]["hp"] == 2
     page = tavern.browser.get(tavern.url + "/stations/join", allow_redirects=False)
     assert page.status_code == 302  # paired: the join page sends it on
+    # A folder update that lost the organizer (as a racing introduction once did) is
+    # mended by the station itself: the event's stations always share the folder.
+    st, organizer = tavern.syncthing(), master.syncthing().device_id()
+    folder = next(f for f in st.get("/rest/config/folders") if f["id"].startswith("referee-"))
+    folder["devices"] = [d for d in folder["devices"] if d["deviceID"] != organizer]
+    st.call("PUT", f"/rest/config/folders/{folder['id']}", folder)
+    assert organizer not in st.members(folder["id"])
+    until(lambda: organizer in st.members(folder["id"]), seconds=20)
+    tap(master, 2, {"hp": -1}, "after the mend")
+    until(lambda: has(tavern, "after the mend"))
 
 
 def test_partition_and_heal_with_changes_on_both_sides(stations):
@@ -184,6 +194,9 @@ def test_a_carried_station_relays_between_two_that_never_meet(stations):
     for x in (master, runner, tavern):
         until(lambda x=x: all(c["connected"] for d, c in x.syncthing().connections().items()
                               if d != ids[x.name]) and len(x.syncthing().devices()) == 3)
+    for x in (master, runner, tavern):  # each shares the event with both others
+        folder = next(f["id"] for f in x.syncthing().get("/rest/config/folders"))
+        until(lambda x=x, folder=folder: x.syncthing().members(folder) == set(ids.values()))
     link(master, tavern, ids, up=False)  # the tent and the tavern never meet
     link(runner, tavern, ids, up=False)  # the runner is at the tent
     tap(master, 1, {"hp": -1}, "at the tent")
