@@ -43,6 +43,10 @@ LOOP_NICENESS = 10  # the loop runs behind the web server's threads
 GATHER = 0.5  # seconds a write waits for the taps right after it: one segment for a burst
 RESTORE_EVERY = 10.0  # seconds between checks that our own segments are intact
 FULL_SCAN_EVERY = 30.0  # seconds between reading every folder, changed or not
+# While segments are still arriving, wait (a tick at a time, this long at most) and fold
+# them in one go: a fact that sorts before ones already folded takes those back first, so
+# folding a heal segment by segment would fold the same facts again and again.
+SETTLE_AT_MOST = 3.0
 
 WRONG_CODE = N_("This pairing code is wrong or has expired: ask the organizer's station "
                 "for a new one.")
@@ -90,6 +94,8 @@ class Runtime:
         self._lock = threading.Lock()
         self._last_link = 0.0
         self._last_prune = self._last_restore = self._last_full = time.monotonic()
+        self._arriving: dict[str, int] = {}  # the other stations' folder times, last look
+        self._settling_since: float | None = None
 
     # --- life ------------------------------------------------------------------------
 
@@ -179,16 +185,32 @@ class Runtime:
                 self.syncthing.scan(self.folder_id(here), sub=here["id"])
             except SyncthingError:
                 pass  # the watcher and the rescan interval will see it
-        full = now - self._last_full > FULL_SCAN_EVERY
-        if full:
-            self._last_full = now
-        segments.scan(db, self.shared, only_changed=not full)
+        if self._settled(here, now):
+            full = now - self._last_full > FULL_SCAN_EVERY
+            if full:
+                self._last_full = now
+            segments.scan(db, self.shared, only_changed=not full)
         if now - self._last_prune > PRUNE_EVERY:
             self._last_prune = now
             merge.prune(db)
         # On a timer only: asking Syncthing after every burst of taps would cost each tap.
         if time.monotonic() - self._last_link > LINK_EVERY:
             self._refresh_link(db, ledger.station(db))
+
+    def _settled(self, here: dict, now: float) -> bool:
+        """Whether to read the other stations' segments now: nothing moved since the
+        last look, or it has kept moving for SETTLE_AT_MOST seconds."""
+        times = segments.arriving(self.shared, here["id"])
+        moved, self._arriving = times != self._arriving, times
+        if not moved:
+            self._settling_since = None
+            return True
+        if self._settling_since is None:
+            self._settling_since = now
+        if now - self._settling_since >= SETTLE_AT_MOST:
+            self._settling_since = None
+            return True
+        return False
 
     # --- the link ----------------------------------------------------------------------
 

@@ -177,6 +177,16 @@ def _read(path: Path, station: str, first: int, last: int,
 _DIR_TIMES: dict[str, int] = {}  # station folder -> its mtime when last read through
 
 
+def arriving(folder: Path, own: str) -> dict[str, int]:
+    """The other stations' folders and their times: while Syncthing brings segments in
+    (its temp files, then the renames), these move."""
+    try:
+        return {e.name: e.stat().st_mtime_ns for e in os.scandir(folder)
+                if e.is_dir() and not e.name.startswith(".") and e.name != own}
+    except OSError:
+        return {}
+
+
 def scan(db: Database, folder: Path, only_changed: bool = False) -> Scan:
     """Read every new segment of the other stations and fold their facts in.
 

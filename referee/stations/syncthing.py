@@ -110,11 +110,19 @@ def _prctl():
 _PRCTL = _prctl()  # looked up here: the child between fork and exec only calls it
 
 
+NICENESS = 10  # Syncthing runs behind the web server: a referee's tap comes first
+
+
 def _die_with_parent() -> None:
     """In the child before exec: Linux kills it when the app that started it dies, even
-    by kill -9 (PR_SET_PDEATHSIG); elsewhere the pid file catches it at the next start."""
+    by kill -9 (PR_SET_PDEATHSIG); elsewhere the pid file catches it at the next start.
+    It also steps back in the queue for the CPU (nice)."""
     if _PRCTL is not None:
         _PRCTL(1, signal.SIGKILL)
+    try:
+        os.nice(NICENESS)
+    except OSError:
+        pass
 
 
 class Syncthing:

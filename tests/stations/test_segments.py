@@ -3,6 +3,7 @@ Syncthing's temporary files skipped, edited or foreign segments refused."""
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
@@ -137,3 +138,35 @@ def test_a_station_puts_back_its_own_segment_edited_or_deleted_elsewhere(pair, t
     files[-1].unlink()
     segments.export(a.db, fa, tmp_path / "oa")
     assert [f.read_bytes() for f in sorted((fa / a.here["id"]).iterdir())] == true
+
+
+def test_the_loop_reads_a_heal_once_it_has_arrived_but_waits_not_for_ever(pair):
+    """While the other stations' folders still move, the loop waits (up to
+    SETTLE_AT_MOST seconds) so that a heal is folded in one go, not segment by segment."""
+    from referee.stations import runtime as runtime_module
+
+    a, b = pair
+    station = runtime_module.Runtime(str(b.path), "tavern")
+    here = b.here
+    assert station._settled(here, 0.0)  # nothing there: nothing arriving
+    theirs = station.shared / a.here["id"]
+    theirs.mkdir(parents=True)
+    moves = iter(range(1, 100))
+
+    def moved(name):  # a file comes in: the folder's time moves (coarse clocks aside)
+        (theirs / name).write_text("")
+        tick = next(moves) * 10**9
+        os.utime(theirs, ns=(tick, tick))
+
+    moved(".syncthing.0000000001-0000000002.jsonl.tmp")  # Syncthing is bringing one in
+    assert not station._settled(here, 1.0)
+    assert station._settled(here, 1.5)  # quiet since the last look: read now
+    moved("0000000001-0000000002.jsonl")
+    assert not station._settled(here, 2.0)
+    for t in (2.5, 3.0, 3.5, 4.0, 4.5):  # it keeps moving: wait, but not for ever
+        moved(f"x{t}")
+        settled = station._settled(here, t)
+        assert settled == (t - 2.0 >= runtime_module.SETTLE_AT_MOST)
+    assert not settled
+    moved("x5.0")
+    assert station._settled(here, 5.0)

@@ -135,6 +135,7 @@ def test_partition_and_heal_with_changes_on_both_sides(stations):
     tap(master, 2, {"chance": -1}, "master spends")
     tap(tavern, 2, {"chance": -1}, "tavern spends")
     st_master.resume()
+    time.sleep(1)  # one end a second after the other (see link())
     st_tavern.resume()
     seen = agree(master, tavern)
     assert master.rows("SELECT cartridges, hp FROM players WHERE id = 1")[0] == \
