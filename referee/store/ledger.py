@@ -129,8 +129,7 @@ def stamp(db: Database, tx: Tx) -> str:
         tx.gid = f"{row['id']}:{tx.seq}"
         tx.ord = fact_ord(tx.hlc, row["id"], tx.seq)
         tx.at = now()
-        db.execute("UPDATE station SET next_seq = ?, hlc_ms = ?, hlc_c = ? WHERE key = 'self'",
-                   [tx.seq + 1, ms, counter])
+        row["next_seq"] = tx.seq + 1  # written by seal(), with the next event id
     return tx.ord
 
 
@@ -162,6 +161,10 @@ def seal(db: Database, tx: Tx) -> None:
     """Append the transaction's fact to the log (store.write calls this before COMMIT)."""
     if not tx.parts or not tx.capturing:
         return
+    row = tx.station
+    db.execute("UPDATE station SET next_seq = ?, hlc_ms = ?, hlc_c = ?, next_event = ? "
+               "WHERE key = 'self'",
+               [row["next_seq"], row["hlc_ms"], row["hlc_c"], row["next_event"]])
     fact = {"gid": tx.gid, "station": tx.station["id"], "seq": tx.seq, "hlc": tx.hlc,
             "at": tx.at, "parts": tx.parts}
     db.execute("INSERT INTO log (gid, station, seq, hlc, ord, at, body, mac) "
@@ -184,8 +187,11 @@ def new_id(db: Database, table: str, counter: str | None = None,
                           params).fetchone()[0]
     name = counter or table
     low, high = block(tx.station["number"])
-    rows = fetch(db, "SELECT next FROM counters WHERE name = ?", [name])
-    if rows:
+    hot = name == "events"  # a tap's: kept in the station row, which seal() writes
+    rows = [] if hot else fetch(db, "SELECT next FROM counters WHERE name = ?", [name])
+    if hot and tx.station["next_event"] is not None:
+        value = tx.station["next_event"]
+    elif rows:
         value = rows[0]["next"]
     else:
         sql = f"SELECT coalesce(max({column}), 0) FROM {table} WHERE {column} >= ? AND {column} < ?"
@@ -194,8 +200,11 @@ def new_id(db: Database, table: str, counter: str | None = None,
     if value >= high:
         raise RuleError(None, N_("This station has used all the numbers it may give; "
                                  "add another station."))
-    db.execute("INSERT INTO counters (name, next) VALUES (?, ?) "
-               "ON CONFLICT(name) DO UPDATE SET next = excluded.next", [name, value + 1])
+    if hot:
+        tx.station["next_event"] = value + 1
+    else:
+        db.execute("INSERT INTO counters (name, next) VALUES (?, ?) "
+                   "ON CONFLICT(name) DO UPDATE SET next = excluded.next", [name, value + 1])
     return value
 
 
