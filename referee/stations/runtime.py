@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import secrets
+import sys
 import threading
 import time
 import urllib.error
@@ -40,6 +41,7 @@ TICK = 0.5  # seconds between looks at the folder
 LINK_EVERY = 3.0  # seconds between asking Syncthing about the links
 PRUNE_EVERY = 60.0  # seconds between forgetting rows no late fact can need
 LOOP_NICENESS = 10  # the loop runs behind the web server's threads
+SWITCH_INTERVAL = 0.0005  # seconds a thread may keep the interpreter while another waits
 GATHER = 0.5  # seconds a write waits for the taps right after it: one segment for a burst
 RESTORE_EVERY = 10.0  # seconds between checks that our own segments are intact
 FULL_SCAN_EVERY = 30.0  # seconds between reading every folder, changed or not
@@ -116,6 +118,9 @@ class Runtime:
         self.syncthing.start()
         self.device = self.syncthing.device_id()
         self._ensure_folder()
+        # The loop shares the interpreter with the web server's threads: a request that
+        # arrives while the loop runs Python waits for it at most this long, not 5 ms.
+        sys.setswitchinterval(SWITCH_INTERVAL)
         self._thread = threading.Thread(target=self._loop, name="station", daemon=True)
         self._thread.start()
 

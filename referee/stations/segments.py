@@ -71,25 +71,19 @@ def export(db: Database, folder: Path, outbox: Path, restore_own: bool = True) -
     written = len(restore(db, folder, outbox, here)) if restore_own else 0
     after = exported_through(db, folder, here["id"])
     while True:
-        facts = ledger.facts(db, here["id"], after, SEGMENT_FACTS)
-        if not facts:
+        lines = ledger.lines(db, here["id"], after, SEGMENT_FACTS)
+        if not lines:
             return written
-        first, last = facts[0]["seq"], facts[-1]["seq"]
+        first, last = lines[0][0], lines[-1][0]
         name = segment_name(first, last)
-        staged = outbox / name
-        with open(staged, "w", encoding="utf-8") as out:
-            out.writelines(ledger.canonical(fact) + "\n" for fact in facts)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(staged, own / name)  # complete, or not there at all
-        _remember(db, f"{here['id']}/{name}", here["id"], first, last,
-                  _digest((own / name).read_bytes()), "ok", "")
-        after, written = last, written + len(facts)
+        digest = _write(own / name, outbox / name, [text for _, text in lines])
+        _remember(db, f"{here['id']}/{name}", here["id"], first, last, digest, "ok", "")
+        after, written = last, written + len(lines)
 
 
-def _write(path: Path, staged: Path, facts: list[dict]) -> str:
-    """Write facts to ``staged``, then rename it to ``path``; its sha256."""
-    data = "".join(ledger.canonical(fact) + "\n" for fact in facts).encode()
+def _write(path: Path, staged: Path, lines: list[str]) -> str:
+    """Write the facts' lines to ``staged``, then rename it to ``path``; its sha256."""
+    data = "".join(text + "\n" for text in lines).encode()
     # No fsync: the log in the database is the truth, and a segment a power cut left
     # short is put back from it by restore() (its digest no longer fits).
     staged.write_bytes(data)
@@ -111,9 +105,9 @@ def restore(db: Database, folder: Path, outbox: Path, here: dict) -> list[str]:
         entry = present.get(path.name)
         if entry is not None and _cached_digest(entry) == row["sha256"]:
             continue
-        facts = ledger.facts(db, here["id"], row["first"] - 1, row["last"] - row["first"] + 1)
+        lines = ledger.lines(db, here["id"], row["first"] - 1, row["last"] - row["first"] + 1)
         own.mkdir(parents=True, exist_ok=True)
-        _write(path, outbox / path.name, facts)
+        _write(path, outbox / path.name, [text for _, text in lines])
         _remember(db, row["path"], here["id"], row["first"], row["last"], row["sha256"], "ok",
                   "edited or deleted elsewhere; this station put it back")
         restored.append(row["path"])

@@ -143,10 +143,23 @@ def capture(tx: Tx, part: dict) -> None:
         tx.parts.append(part)
 
 
+def fact_text(gid: str, station: str, seq: int, hlc: str, at: str, parts: str,
+              mac: str | None = None) -> str:
+    """canonical() of a fact (without its seal unless ``mac``) made from the canonical
+    text of its parts, as the log stores them: the parts are not spelled out again."""
+    q = canonical
+    sealed = f'"mac":{q(mac)},' if mac is not None else ""
+    return (f'{{"at":{q(at)},"gid":{q(gid)},"hlc":{q(hlc)},{sealed}"parts":{parts},'
+            f'"seq":{int(seq)},"station":{q(station)}}}')
+
+
+def seal_text(key: str, text: str) -> str:
+    return hmac.new(key.encode(), text.encode(), hashlib.sha256).hexdigest()
+
+
 def mac(key: str, fact: dict) -> str:
     """The fact's seal with the event's key: what shows a segment was edited."""
-    body = canonical({k: v for k, v in fact.items() if k != "mac"})
-    return hmac.new(key.encode(), body.encode(), hashlib.sha256).hexdigest()
+    return seal_text(key, canonical({k: v for k, v in fact.items() if k != "mac"}))
 
 
 def flush(db: Database, tx: Tx) -> None:
@@ -165,12 +178,12 @@ def seal(db: Database, tx: Tx) -> None:
     db.execute("UPDATE station SET next_seq = ?, hlc_ms = ?, hlc_c = ?, next_event = ? "
                "WHERE key = 'self'",
                [row["next_seq"], row["hlc_ms"], row["hlc_c"], row["next_event"]])
-    fact = {"gid": tx.gid, "station": tx.station["id"], "seq": tx.seq, "hlc": tx.hlc,
-            "at": tx.at, "parts": tx.parts}
+    body = canonical(tx.parts)
+    seal = seal_text(row["event_key"],
+                     fact_text(tx.gid, row["id"], tx.seq, tx.hlc, tx.at, body))
     db.execute("INSERT INTO log (gid, station, seq, hlc, ord, at, body, mac) "
                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-               [tx.gid, fact["station"], tx.seq, tx.hlc, tx.ord, tx.at,
-                canonical(tx.parts), mac(tx.station["event_key"], fact)])
+               [tx.gid, row["id"], tx.seq, tx.hlc, tx.ord, tx.at, body, seal])
 
 
 def new_id(db: Database, table: str, counter: str | None = None,
@@ -265,6 +278,14 @@ def genesis(db: Database, row: dict) -> int:
     db.execute("UPDATE station SET next_seq = ? WHERE key = 'self'", [seq])
     row["next_seq"] = seq
     return seq - 1
+
+
+def lines(db: Database, station_id: str, after: int = 0, limit: int = -1) -> list[tuple]:
+    """A station's facts after a sequence number as segment lines: (seq, text)."""
+    rows = db.conn.execute("SELECT gid, station, seq, hlc, at, body, mac FROM log "
+                           "WHERE station = ? AND seq > ? ORDER BY seq LIMIT ?",
+                           [station_id, after, limit]).fetchall()
+    return [(r[2], fact_text(r[0], r[1], r[2], r[3], r[4], r[5], r[6])) for r in rows]
 
 
 def facts(db: Database, station_id: str | None = None, after: int = 0,

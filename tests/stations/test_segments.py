@@ -170,3 +170,18 @@ def test_the_loop_reads_a_heal_once_it_has_arrived_but_waits_not_for_ever(pair):
     assert not settled
     moved("x5.0")
     assert station._settled(here, 5.0)
+
+
+def test_a_segment_line_is_the_canonical_spelling_of_its_fact(pair):
+    """Lines are made from the log's stored text; they must read exactly as
+    canonical(fact) does, or a put-back segment would differ from the one it replaces."""
+    a, b = pair
+    players.adjust(a.db, None, 1, {"hp": -1}, reason='<b>"Ёж"</b> \\ \u2028')
+    a.send_to(b)
+    for station in (a, b):
+        for who in {f["station"] for f in ledger.facts(station.db)}:
+            facts = ledger.facts(station.db, who)
+            lines = ledger.lines(station.db, who)
+            assert [text for _, text in lines] == [ledger.canonical(f) for f in facts]
+            for fact in facts:
+                assert ledger.mac(station.here["event_key"], fact) == fact["mac"]
