@@ -182,3 +182,9 @@ def live_server(app):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests that mostly wait on real Syncthing processes go first: the other
+    worker's quick tests then fill in around them instead of trailing after them."""
+    items.sort(key=lambda item: 0 if "stations/test_syncthing" in item.nodeid else 1)
