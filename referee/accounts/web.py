@@ -10,15 +10,13 @@ from referee.rules import RuleError
 from referee.store import referees
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
-from referee.web.security import login, organizer_required
+from referee.web.security import local_path, login, organizer_required
 
 bp = Blueprint("auth", __name__)
 
 
 def _safe_next(target: str | None) -> str:
-    if target and target.startswith("/") and not target.startswith("//"):
-        return target
-    return url_for("players.index")
+    return local_path(target) or url_for("players.index")
 
 
 @bp.route("/login", methods=["GET", "POST"], endpoint="login")

@@ -21,7 +21,7 @@ from flask_babel import gettext
 from referee.api.models import SQLITE_MAX
 from referee.errors import Conflict
 from referee.games import service as games
-from referee.rules import RuleError
+from referee.rules import RuleError, whole
 from referee.store import players as rows
 from referee.web.context import found_or_404, get_db
 from referee.web.errors import error_response
@@ -64,9 +64,10 @@ def player_filter() -> int | None:
     raw = request.args.get("player")
     if raw is None:
         return None
-    if not raw.isdigit() or int(raw) > SQLITE_MAX or rows.get(get_db(), int(raw)) is None:
+    number = whole(raw)
+    if number is None or number > SQLITE_MAX or rows.get(get_db(), number) is None:
         abort(404)
-    return int(raw)
+    return number
 
 
 def stale_answer(shown: dict, message: str, **params: object):

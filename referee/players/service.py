@@ -9,7 +9,7 @@ from dataclasses import asdict
 from sqlite_utils import Database
 
 from referee.notes import Note
-from referee.rules import N_, RuleError, stats
+from referee.rules import N_, RuleError, stats, whole
 from referee.rules.cards import duel_deck, parse_suit
 from referee.store import events, fold, write
 from referee.store import players as rows
@@ -17,7 +17,7 @@ from referee.store.events import now
 from referee.store.ledger import new_id
 
 TEXT_LIMITS = {"character": 80, "player": 80, "notes": 2000}
-NUMBER_LIMITS = {"hp_max": (1, 99), "chance_max": (0, 99), "cartridges": (0, 999),
+NUMBER_LIMITS = {"hp_max": (1, 99), "chance_max": (0, 99), "cartridges": (0, stats.CARTRIDGES_MAX),
                  "level": (stats.LEVEL_MIN, stats.LEVEL_MAX)}
 EDITABLE = ("character", "player", "hp_max", "chance_max", "suit", "notes")
 
@@ -33,8 +33,8 @@ def full_deck(suit: str) -> str:
 
 
 def _number(name: str, value: object) -> int:
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value.strip())
+    if isinstance(value, str) and (number := whole(value, signed=True)) is not None:
+        value = number
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(None, N_("%(field)s must be a whole number."), field=name)
     low, high = NUMBER_LIMITS[name]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from sqlite_utils import Database
 
-from referee.rules import N_, RuleError
+from referee.rules import N_, RuleError, whole
 from referee.store import events, write
 from referee.store import settings as settings_store
 
@@ -21,7 +21,8 @@ def submitted(form: Mapping[str, str]) -> dict[str, str]:
 
 def check(new: Mapping[str, str]) -> None:
     """Refuse values the app cannot use, with a sentence saying what to type."""
-    if not new["death_minutes"].isdigit() or int(new["death_minutes"]) > DEATH_MINUTES_MAX:
+    minutes = whole(new["death_minutes"])
+    if minutes is None or minutes > DEATH_MINUTES_MAX:
         raise RuleError(None, N_("Minutes until death must be a whole number from 0 to 1440."))
     if new["public_url"] and not new["public_url"].startswith(("http://", "https://")):
         raise RuleError(None, N_("The public URL must start with http:// or https://."))

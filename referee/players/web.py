@@ -10,7 +10,7 @@ from flask_babel import gettext
 from referee.games.hub import player_panels
 from referee.players import exporting, importing, service
 from referee.players import settings as event_settings
-from referee.rules import RuleError
+from referee.rules import RuleError, whole
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
 from referee.store import events, merge
 from referee.store import players as rows
@@ -123,10 +123,10 @@ def adjust(player_id: int):
     deltas = {}
     for name in COUNTERS:
         if name in request.form:
-            value = request.form[name].strip()
-            if not value.lstrip("+-").isdigit():
+            value = whole(request.form[name], signed=True)
+            if value is None:
                 abort(400)
-            deltas[name] = int(value)
+            deltas[name] = value
     referee = current_referee()
     return run(player_id, lambda: service.adjust(get_db(), referee["id"], player_id, deltas,
                                                  reason()))
@@ -143,11 +143,12 @@ def set_exact(player_id: int):
         raw = request.form.get(name, "").strip()
         if raw == "":
             continue
-        if not raw.lstrip("-").isdigit():
+        number = whole(raw, signed=True)
+        if number is None:
             return card_response(player_id, gettext("%(field)s must be a whole number.",
                                                     field=field_label(name)), 422)
-        if int(raw) != row[name]:
-            values[name] = int(raw)
+        if number != row[name]:
+            values[name] = number
     referee = current_referee()
     return run(player_id, lambda: service.set_exact(get_db(), referee["id"], player_id,
                                                     values, reason()))

@@ -6,6 +6,8 @@ the clock or draw random numbers. Chance (cards, dice) arrives as data.
 
 from __future__ import annotations
 
+import re
+
 
 def N_(message: str) -> str:
     """Mark a message for translation without translating it here (Babel keyword)."""
@@ -31,3 +33,18 @@ class RuleError(Exception):
     def text(self) -> str:
         """The English sentence with its placeholders filled."""
         return self.message % self.params if self.params else self.message
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]{1,18}")
+
+
+def whole(text: object, signed: bool = False) -> int | None:
+    """``text`` as a whole number if it is one in plain digits (at most 18, so it fits
+    SQLite), with a sign only when ``signed``; else None. ``str.isdigit`` is not enough:
+    it takes "²" and "٣", which int() then refuses."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    if not _WHOLE.fullmatch(text) or (not signed and text[0] in "+-"):
+        return None
+    return int(text)

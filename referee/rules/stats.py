@@ -15,6 +15,9 @@ STATUSES = (ACTIVE, HEAVY_WOUND, DEAD)
 # The stats a referee taps up and down, in screen order.
 COUNTERS = ("hp", "chance", "cartridges", "level")
 LEVEL_MIN, LEVEL_MAX = 1, 10
+# Not a rule of any game: the most a passport holds and shows, the same for a new
+# player, an import, a tap and the API (a tap past it is refused, never cut).
+CARTRIDGES_MAX = 999
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,13 @@ class Sheet:
                 "D4",
                 N_("Cartridges cannot go below 0; they would be %(value)s."),
                 value=self.cartridges,
+            )
+        if self.cartridges > CARTRIDGES_MAX:
+            return RuleError(
+                None,
+                N_("A passport holds at most %(max)s cartridges; they would be %(value)s. "
+                   "Give fewer."),
+                max=CARTRIDGES_MAX, value=self.cartridges,
             )
         if not LEVEL_MIN <= self.level <= LEVEL_MAX:
             return RuleError(
@@ -149,7 +159,8 @@ def revert(sheet: Sheet, changes: dict[str, dict[str, object]]) -> Sheet:
 
 
 NUMBERS = (*COUNTERS, "hp_max", "chance_max")
-_CLAMP = {"hp": (0, "hp_max"), "chance": (0, "chance_max"), "cartridges": (0, None),
+_CLAMP = {"hp": (0, "hp_max"), "chance": (0, "chance_max"),
+          "cartridges": (0, CARTRIDGES_MAX),
           "level": (LEVEL_MIN, LEVEL_MAX), "hp_max": (1, None), "chance_max": (0, None)}
 
 

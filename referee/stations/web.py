@@ -22,7 +22,7 @@ from referee.store import ledger, merge
 from referee.store.db import fetch
 from referee.web.context import current_referee, get_db, is_loopback
 from referee.web.i18n import rule_message
-from referee.web.security import organizer_required, referee_required
+from referee.web.security import local_path, organizer_required, referee_required
 
 bp = Blueprint("stations", __name__)
 EXTENSION = "referee.station"
@@ -149,10 +149,7 @@ def _conflicts_page(db, settled: list[dict], error: str | None = None, status: i
 
 def _back(default: str):
     """Back to the page the form came from (a path on this site only), else ``default``."""
-    back = request.form.get("next", "")
-    if back.startswith("/") and not back.startswith("//"):
-        return redirect(back, 303)
-    return redirect(default, 303)
+    return redirect(local_path(request.form.get("next")) or default, 303)
 
 
 @bp.post("/conflicts/<conflict_id>")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
@@ -41,8 +42,20 @@ def error_response(message: str, code: int, rule: str | None = None):
     return render_template("error.html", message=message, code=code), code
 
 
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON, except that a body nested too deeply for the parser (thousands of
+    brackets) is unreadable JSON, a 400 like any other, not a crash."""
+
+    def loads(self, s, **kwargs):
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError as err:
+            raise ValueError("JSON nested too deeply") from err
+
+
 def init_app(app: Flask) -> None:
     """Install the handlers."""
+    app.json = JSONProvider(app)
 
     @app.errorhandler(RuleError)
     def on_rule_error(err: RuleError):

@@ -9,6 +9,7 @@ from flask_babel import Babel, get_locale, gettext, lazy_gettext
 
 from referee import notes
 from referee.rules import RuleError
+from referee.web.security import local_path
 
 LANGUAGES = ("ru", "en")
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
@@ -78,10 +79,7 @@ def rule_message(err: RuleError) -> str:
 @bp.get("/lang/<code>")
 def switch(code: str):
     """Remember the chosen language and go back to the page."""
-    target = request.args.get("next") or url_for("players.index")
-    # Only paths on this site: never an open redirect.
-    if not target.startswith("/") or target.startswith("//"):
-        target = url_for("players.index")
+    target = local_path(request.args.get("next")) or url_for("players.index")
     response = make_response(redirect(target, code=303))
     if code in LANGUAGES:
         response.set_cookie("lang", code, max_age=60 * 60 * 24 * 365, samesite="Lax",

@@ -16,7 +16,7 @@ from flask import redirect, render_template, request
 from flask_babel import gettext
 
 from referee.errors import Conflict
-from referee.rules import RuleError
+from referee.rules import RuleError, whole
 from referee.store import games as games_store
 from referee.store import players
 from referee.web.context import found_or_404, get_db
@@ -31,7 +31,7 @@ def is_htmx() -> bool:
 def form_version() -> int | None:
     """The version the form was made against (its hidden ``version`` field), if any."""
     raw = request.form.get("version", "").strip()
-    return int(raw) if raw.isdigit() and len(raw) < 19 else None
+    return whole(raw)
 
 
 def list_page(template: str, listing: Callable[[Any, int | None], list], name: str,

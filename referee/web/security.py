@@ -6,6 +6,7 @@ import functools
 import hmac
 import secrets
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from flask import Flask, abort, g, redirect, request, session, url_for
 
@@ -21,6 +22,22 @@ CSP = (
     "connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; "
     "frame-ancestors 'none'"
 )
+
+
+def local_path(target: str | None) -> str | None:
+    """``target`` if it is a path on this site, else None: never an open redirect.
+
+    Browsers drop tabs and newlines from a URL and read a backslash as a slash, so
+    "/<tab>/evil.example" or "/<backslash>evil.example" would leave the site: any control
+    character, space or backslash is refused, as is anything with a scheme or a host."""
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return None
+    if any(ch <= " " or ch in "\\\x7f" for ch in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return None
+    return target
 
 
 def csrf_token() -> str:

@@ -13,7 +13,7 @@ from dataclasses import fields
 from referee.games.berserk import rules as berserk
 from referee.games.berserk.rules import PUBLISHED, Battle, Settings, Strike
 from referee.games.interface import Choices, GameKind, default_status
-from referee.rules import N_, RuleError
+from referee.rules import N_, RuleError, whole
 
 NAME = "berserk"
 SIDES = ("a", "b")
@@ -65,8 +65,8 @@ NO_PLAYER = N_("No player %(id)s: they may have been removed; reload the list.")
 
 
 def _number(key: str, value: object, strict: bool) -> int:
-    if not strict and isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    if not strict and isinstance(value, str) and (number := whole(value)) is not None:
+        value = number
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= SETTING_LIMIT:
         raise RuleError(SETTING_RULE[key], BAD_NUMBER, setting=key, limit=SETTING_LIMIT,
                         value=str(value)[:20])

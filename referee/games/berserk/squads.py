@@ -21,7 +21,7 @@ from referee.errors import Conflict
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from referee.games.berserk.rules import Card, Settings, SquadSummary
-from referee.rules import N_, RuleError
+from referee.rules import N_, RuleError, whole
 from referee.store import fold, write
 from referee.store import players as player_rows
 from referee.store.db import fetch
@@ -67,8 +67,8 @@ class Pick:
 def _x(code: str, raw: object) -> int | None:
     if raw is None:
         return None
-    if isinstance(raw, str) and raw.strip().isdigit():
-        raw = int(raw.strip())
+    if isinstance(raw, str) and (number := whole(raw)) is not None:
+        raw = number
     if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= X_LIMIT:
         raise RuleError("B2", X_RANGE, card=code, limit=X_LIMIT, value=str(raw)[:20])
     return raw

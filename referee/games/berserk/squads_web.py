@@ -12,7 +12,7 @@ from referee.games.berserk import service as battles
 from referee.games.berserk import squads as service
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import settings_from_form
-from referee.rules import N_, RuleError
+from referee.rules import N_, RuleError, whole
 from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
 from referee.web.screens import form_version, is_htmx, list_page
@@ -28,8 +28,7 @@ CHANGED_DECK = N_("Another deck was chosen: the squad starts empty.")
 
 
 def _int(raw: str | None) -> int | None:
-    raw = (raw or "").strip()
-    return int(raw) if raw.isdigit() else None
+    return whole(raw)
 
 
 def draft_from_form() -> dict:

@@ -25,7 +25,7 @@ from referee.games.berserk.rules import (
     Wound,
 )
 from referee.games.berserk.view import HALVABLE, MOD_OPS, localized, screen, strike_of
-from referee.rules import N_, RuleError
+from referee.rules import N_, RuleError, whole
 from referee.web.context import current_referee, get_db
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
@@ -205,9 +205,10 @@ def modification_of(form) -> berserk.Modification:
     if op == "set_strike":
         parts = [p for p in value.replace(",", " ").replace("-", " ").replace("/", " ").split()
                  if p]
-        if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        numbers = [whole(p) for p in parts]
+        if len(numbers) != 3 or None in numbers:
             raise RuleError("B5", NEED_STRIKE)
-        return Overwrite(strike=SimpleStrike(*map(int, parts)), source=source)
+        return Overwrite(strike=SimpleStrike(*numbers), source=source)
     if op not in MOD_OPS:
         raise RuleError("B6", NEED_OP)
     try:

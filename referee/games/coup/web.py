@@ -21,7 +21,7 @@ from referee.games.coup.rules import (
     Reveal,
 )
 from referee.games.coup.rules.model import COSTS, FORCED_COUP, INFLUENCE, TARGETED
-from referee.rules import N_, RuleError
+from referee.rules import N_, RuleError, whole
 from referee.store import games as store
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
@@ -211,8 +211,9 @@ def _seat_ids() -> list[int]:
     """The seats chosen so far, in seating order (repeated ?seat=<id>)."""
     out: list[int] = []
     for raw in request.values.getlist("seat"):
-        if raw.isdigit() and int(raw) not in out:
-            out.append(int(raw))
+        number = whole(raw)
+        if number is not None and number not in out:
+            out.append(number)
     return out[:MAX_SEATS]
 
 

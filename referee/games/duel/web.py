@@ -11,7 +11,7 @@ from sqlite_utils import Database
 from referee.games.duel import rules as duel
 from referee.games.duel import service
 from referee.games.duel.rules import Extension, Play, Round, model
-from referee.rules import N_, RuleError
+from referee.rules import N_, RuleError, whole
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
@@ -93,9 +93,10 @@ def round_of(view: service.DuelView, picks: dict) -> Round:
         if not pick["table"]:
             label = view.state.side(side).label if view.state else side
             raise RuleError("D6", PICK_TABLE, player=label)
-        if not pick["tokens"].isdigit():
+        tokens = whole(pick["tokens"])
+        if tokens is None:
             raise RuleError("D8", model.TOKENS_WHOLE)
-        plays[side] = Play(pick["table"], pick["hand"], int(pick["tokens"]))
+        plays[side] = Play(pick["table"], pick["hand"], tokens)
     return Round(a=plays["a"], b=plays["b"])
 
 
@@ -111,10 +112,10 @@ def preview_of(view: service.DuelView, picks: dict | None) -> dict:
         return out
     for side in duel.SIDES:
         pick = picks[side]
-        if pick["table"] and pick["tokens"].isdigit():
+        if pick["table"] and whole(pick["tokens"]) is not None:
             try:
                 out["totals"][side] = duel.total(Play(pick["table"], pick["hand"],
-                                                      int(pick["tokens"])))
+                                                      whole(pick["tokens"])))
             except RuleError:
                 out["totals"][side] = None
     if all(picks[s]["table"] for s in duel.SIDES):

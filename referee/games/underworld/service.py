@@ -37,7 +37,7 @@ from referee.games.underworld.game import (  # noqa: F401  (re-exported for the 
 from referee.games.underworld.rules.state import INVENTORY, MAX_SEATS, MIN_SEATS
 from referee.notes import Note
 from referee.players import service as player_service
-from referee.rules import N_, RuleError, stats
+from referee.rules import N_, RuleError, stats, whole
 from referee.rules.stats import LEVEL_MAX, LEVEL_MIN
 from referee.store import games as store
 from referee.store import players as rows
@@ -253,8 +253,8 @@ def parse_bonuses(text: object) -> tuple[int, ...]:
 
 
 def parse_strength(value: object) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    if isinstance(value, str) and (number := whole(value)) is not None:
+        value = number
     if type(value) is not int or not 0 <= value <= 99:
         raise RuleError("U7", STRENGTH)
     return value

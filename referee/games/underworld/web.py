@@ -18,7 +18,7 @@ from referee.games.underworld.rules.state import INVENTORY, MAX_LEVEL, MAX_SEATS
 from referee.games.underworld.view import Screen, card_name, card_text, refusal
 from referee.notes import note
 from referee.players import service as player_service
-from referee.rules import N_, RuleError
+from referee.rules import N_, RuleError, whole
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
@@ -162,8 +162,9 @@ def setup_view(error: str | None = None, entered: MultiDict | None = None) -> di
     source = entered or request.args
     ids = []
     for raw in source.getlist("p"):
-        if raw.isdigit() and int(raw) not in ids:
-            ids.append(int(raw))
+        number = whole(raw)
+        if number is not None and number not in ids:
+            ids.append(number)
     chosen = [r for r in (rows.get(db, pid) for pid in ids[:6]) if r]
     q = request.args.get("q", "")
     taken = {r["id"] for r in chosen}
@@ -196,7 +197,7 @@ def new():
 def create():
     """Start the game; a refusal re-shows the setup (422) and nothing is stored."""
     form = request.form
-    ids = [int(p) for p in form.getlist("p") if p.isdigit()]
+    ids = [n for n in map(whole, form.getlist("p")) if n is not None]
     wanted = {
         "players": ids, "castle": form.get("castle", ""), "classes": form.get("classes", ""),
         "starting": {str(pid): form.getlist(f"start_{pid}") for pid in ids},

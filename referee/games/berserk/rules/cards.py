@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from referee.rules import N_, RuleError
+from referee.rules import N_, RuleError, whole
 
 
 class FormatError(ValueError):
@@ -321,7 +321,7 @@ def _creature_fields(d: dict, kind: Kind, bad) -> tuple:
     raw = d.get("strike")
     if isinstance(raw, str):
         raw = raw.replace("–", "-").split("-")
-        raw = [int(p) if p.strip().isdigit() else p for p in raw]
+        raw = [p if whole(p) is None else whole(p) for p in raw]
     if not isinstance(raw, (list, tuple)) or len(raw) != 3 or not all(map(_is_count, raw)):
         raise bad("strike", N_("card %(code)s: field '%(key)s' must be three whole numbers "
                                "X-Y-Z of 0 or more, got %(value)s"))
