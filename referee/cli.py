@@ -20,6 +20,26 @@ def _path(args: argparse.Namespace) -> str:
     return args.db or store.default_path()
 
 
+def _public_url(text: str) -> str:
+    """--public-url: an http(s) address phones can open (as the Event settings check)."""
+    from referee.players.settings import BAD_PUBLIC_URL, public_url_ok
+
+    if text and not public_url_ok(text):
+        raise argparse.ArgumentTypeError(BAD_PUBLIC_URL)
+    return text
+
+
+def _existing(args: argparse.Namespace) -> str | None:
+    """The database path if a file is there; else None, having said so (a typo in
+    --db must not quietly make an empty event)."""
+    path = _path(args)
+    if Path(path).is_file():
+        return path
+    print(f"error: there is no database at {path}. Check the path, or create one with "
+          f"`referee init --db {path}`.", file=sys.stderr)
+    return None
+
+
 def lan_address() -> str:
     """This machine's address on the local network, as phones will reach it."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -60,6 +80,8 @@ def cmd_add_referee(args: argparse.Namespace) -> int:
     """Add a referee or organizer account."""
     from referee.accounts.service import add_referee
 
+    if _existing(args) is None:
+        return 2
     db = store.init(_path(args))
     try:
         row = add_referee(db, args.name, args.password, args.organizer, by=None)
@@ -88,6 +110,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     """Import players from a CSV file (all rows, or none)."""
     from referee.players.importing import import_players
 
+    if _existing(args) is None:
+        return 2
     db = store.init(_path(args))
     created, errors = import_players(db, None, Path(args.file).read_bytes())
     for line, err in errors:
@@ -103,6 +127,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     """Write every player with live values and passport links to a CSV file."""
     from referee.players.exporting import players_csv
 
+    if _existing(args) is None:
+        return 2
     db = store.init(_path(args))
     Path(args.output).write_text(players_csv(db, _public_base(args, db)), encoding="utf-8",
                                  newline="")
@@ -114,6 +140,8 @@ def cmd_backup(args: argparse.Namespace) -> int:
     """Copy the database safely while the server runs (SQLite's online backup)."""
     import sqlite3
 
+    if _existing(args) is None:
+        return 2
     source = store.connect(_path(args))
     target = sqlite3.connect(args.output)
     with target:
@@ -166,6 +194,8 @@ def cmd_print_passports(args: argparse.Namespace) -> int:
     """Print passports for all players or the chosen ones."""
     from referee.printing import service as printing
 
+    if _existing(args) is None:
+        return 2
     db = store.init(_path(args))
     base = _public_base(args, db)
     try:
@@ -288,7 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     _db_arg(p)
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8080)
-    p.add_argument("--public-url", default="",
+    p.add_argument("--public-url", default="", type=_public_url,
                    help="base URL in passport QR codes, e.g. http://192.168.1.10:8080")
     p.add_argument("--threads", type=int, default=8)
     p.add_argument("--station", metavar="NAME", default="",
@@ -316,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     q = what.add_parser("passports", help="passports with QR codes, 10 per A4 page")
     _db_arg(q)
     q.add_argument("-o", "--output", required=True, help="the PDF file to write")
-    q.add_argument("--public-url", default="",
+    q.add_argument("--public-url", default="", type=_public_url,
                    help="base URL in the QR codes (default: the Event setting)")
     q.add_argument("--player", type=int, nargs="+", metavar="ID",
                    help="only these players (default: all)")
@@ -337,7 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write players with live values and passport links to CSV")
     p.add_argument("output")
     _db_arg(p)
-    p.add_argument("--public-url", default="",
+    p.add_argument("--public-url", default="", type=_public_url,
                    help="base URL of the passport links (default: the Event setting)")
     p.set_defaults(func=cmd_export)
 

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import urllib.request
 
+import pytest
+
 from referee import store
 from referee.accounts.service import authenticate
 from referee.cli import main, terminal_qr
@@ -50,6 +52,7 @@ def test_demo_loads_once_with_the_demo_login(tmp_path, capsys):
 
 def test_import_players_all_or_nothing(tmp_path, capsys):
     path = str(tmp_path / "i.db")
+    assert main(["init", "--db", path]) == 0
     bad = tmp_path / "bad.csv"
     bad.write_text("character,hp_max,chance_max,cartridges,suit\nA,3,1,1,S\nB,x,1,1,S\n")
     assert main(["import-players", str(bad), "--db", path]) == 2
@@ -59,6 +62,20 @@ def test_import_players_all_or_nothing(tmp_path, capsys):
     good.write_text("character,hp_max,chance_max,cartridges,suit\nA,3,1,1,S\n")
     assert main(["import-players", str(good), "--db", path]) == 0
     assert store.connect(path)["players"].count == 1
+
+
+@pytest.mark.parametrize("command", [
+    ["backup", "copy.db"], ["add-referee", "Vera", "--password", "pw12pw12pw"],
+    ["import-players", "players.csv"], ["export-players", "out.csv"],
+    ["print", "passports", "-o", "p.pdf"]])
+def test_a_command_refuses_a_database_that_is_not_there(tmp_path, capsys, monkeypatch,
+                                                        command):
+    """Issue 12: `backup x.db --db typo.db` said "Backed up" and made two empty files."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "players.csv").write_text("character,hp_max,chance_max,cartridges,suit\n")
+    assert main([*command, "--db", "typo.db"]) == 2
+    assert "there is no database at typo.db" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["players.csv"]  # nothing made
 
 
 def test_backup_copies_the_database(tmp_path):
@@ -92,3 +109,14 @@ def test_serve_prints_the_address_and_a_qr_code_and_answers(tmp_path):
         out = process.communicate(timeout=10)[0]
     assert "http://192.168.1.10:8080" in out
     assert "█" in out
+
+
+def test_a_public_url_with_markup_is_refused_on_the_command_line(tmp_path, capsys):
+    path = str(tmp_path / "u.db")
+    main(["init", "--db", path])
+    with pytest.raises(SystemExit) as refused:
+        main(["export-players", str(tmp_path / "o.csv"), "--db", path,
+              "--public-url", 'http://10.0.0.1/"><b>x</b>'])
+    assert refused.value.code == 2
+    assert "no spaces, quotes or markup" in capsys.readouterr().err
+    assert not (tmp_path / "o.csv").exists()

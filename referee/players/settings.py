@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 from sqlite_utils import Database
 
@@ -12,6 +13,23 @@ from referee.store import settings as settings_store
 
 DEATH_MINUTES_MAX = 24 * 60
 EVENT_NAME_LIMIT = 120
+PUBLIC_URL_LIMIT = 200
+BAD_PUBLIC_URL = N_("The public URL must be an address such as http://192.168.1.10:8080: "
+                    "http:// or https://, a host, and no spaces, quotes or markup.")
+
+
+def public_url_ok(text: str) -> bool:
+    """An http(s) address with a host and nothing a page or a QR code could misread."""
+    if not text or len(text) > PUBLIC_URL_LIMIT or not text.isprintable() or any(
+            ch <= " " or ch in "\"'<>\\`{}|^\x7f" for ch in text):
+        return False
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 (raises on a port that is not a number)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and \
+        not parts.username and not parts.password
 
 
 def submitted(form: Mapping[str, str]) -> dict[str, str]:
@@ -24,8 +42,8 @@ def check(new: Mapping[str, str]) -> None:
     minutes = whole(new["death_minutes"])
     if minutes is None or minutes > DEATH_MINUTES_MAX:
         raise RuleError(None, N_("Minutes until death must be a whole number from 0 to 1440."))
-    if new["public_url"] and not new["public_url"].startswith(("http://", "https://")):
-        raise RuleError(None, N_("The public URL must start with http:// or https://."))
+    if new["public_url"] and not public_url_ok(new["public_url"]):
+        raise RuleError(None, BAD_PUBLIC_URL)
     if len(new["event_name"]) > EVENT_NAME_LIMIT:
         raise RuleError(None, N_("The event name is longer than 120 characters."))
 
