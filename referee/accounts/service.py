@@ -91,6 +91,9 @@ def _set_account(db: Database, referee_id: int, by: int, values: dict) -> dict |
         row = referees.get(db, referee_id)
         if row is None:
             return None
+        if "password_hash" in values or values.get("active") == 0:
+            # Its sessions and API tokens end, on every station, for good.
+            values = {**values, "epoch": row["epoch"] + 1}
         fold.change(db, "referees", {"id": referee_id}, values)
         changes = {"referee": {"before": row["name"], "after": row["name"]}}
         if "active" in values:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from referee.accounts import service as accounts
@@ -11,6 +11,7 @@ from referee.store import referees
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
 from referee.web.security import local_path, login, organizer_required
+from referee.web.security import logout as end_session
 
 bp = Blueprint("auth", __name__)
 
@@ -37,8 +38,8 @@ def login_page():
 
 @bp.post("/logout")
 def logout():
-    """Sign out."""
-    session.clear()
+    """Sign out: the session ends here, not only in this browser."""
+    end_session()
     return redirect(url_for("auth.login"), code=303)
 
 

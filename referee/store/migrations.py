@@ -372,3 +372,25 @@ def m008_station_event_counter(db: Database) -> None:
     db.execute("UPDATE station SET next_event = "
                "(SELECT next FROM counters WHERE name = 'events')")
     db.execute("DELETE FROM counters WHERE name = 'events'")
+
+
+@migrations()
+def m009_sessions_end(db: Database) -> None:
+    """Sessions and API tokens that end (issue 12).
+
+    ``sessions``: a browser's sign-in, kept here so that signing out ends it for every
+    copy of the cookie. ``referees.epoch`` moves on a password reset and on switching an
+    account off; a session or token made in an older epoch no longer counts, so switching
+    the account back on does not revive it (and the epoch travels to other stations
+    with the account). API tokens also expire."""
+    db.execute("ALTER TABLE referees ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE api_tokens ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE api_tokens ADD COLUMN expires_at TEXT")
+    db.execute("UPDATE api_tokens SET expires_at = strftime('%Y-%m-%dT%H:%M:%S+00:00', "
+               "'now', '+30 days')")
+    db["sessions"].create(
+        {"sid_hash": str, "referee_id": int, "epoch": int, "created_at": str,
+         "ended_at": str},
+        pk="sid_hash", not_null={"referee_id", "epoch", "created_at"},
+        foreign_keys=[("referee_id", "referees", "id")])
+    db.execute("CREATE INDEX sessions_referee ON sessions(referee_id)")

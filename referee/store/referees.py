@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import UTC, datetime, timedelta
 
 from sqlite_utils import Database
 
@@ -32,17 +33,52 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def issue_token(db: Database, referee_id: int) -> str:
-    """A new bearer token for the API; only its hash is stored."""
+TOKEN_DAYS = 30  # an API token's life, unless the Event settings say otherwise
+
+
+def _after_days(days: int) -> str:
+    return (datetime.now(UTC) + timedelta(days=days)).isoformat(timespec="seconds")
+
+
+def issue_token(db: Database, referee_id: int, days: int = TOKEN_DAYS) -> str:
+    """A new bearer token for the API, good for ``days``; only its hash is stored."""
     token = secrets.token_urlsafe(32)
+    epoch = db.execute("SELECT epoch FROM referees WHERE id = ?", [referee_id]).fetchone()[0]
     db["api_tokens"].insert(
-        {"token_hash": _digest(token), "referee_id": referee_id, "created_at": now()})
+        {"token_hash": _digest(token), "referee_id": referee_id, "created_at": now(),
+         "epoch": epoch, "expires_at": _after_days(days)})
     return token
 
 
 def by_token(db: Database, token: str) -> dict | None:
-    """The active account a bearer token belongs to, or None."""
+    """The active account a bearer token belongs to, or None: not once it expired, nor
+    after the account's password was reset or the account switched off (its epoch)."""
     rows = fetch(db,
         "SELECT r.* FROM api_tokens t JOIN referees r ON r.id = t.referee_id "
-        "WHERE t.token_hash = ? AND r.active = 1", [_digest(token)])
+        "WHERE t.token_hash = ? AND r.active = 1 AND t.epoch = r.epoch "
+        "AND t.expires_at > ?", [_digest(token), now()])
     return rows[0] if rows else None
+
+
+def start_session(db: Database, referee_id: int) -> str:
+    """A browser's sign-in: its secret id (only the hash is kept here)."""
+    sid = secrets.token_urlsafe(32)
+    epoch = db.execute("SELECT epoch FROM referees WHERE id = ?", [referee_id]).fetchone()[0]
+    db["sessions"].insert({"sid_hash": _digest(sid), "referee_id": referee_id,
+                           "epoch": epoch, "created_at": now(), "ended_at": None})
+    return sid
+
+
+def by_session(db: Database, sid: str) -> dict | None:
+    """The active account a sign-in belongs to, or None once it was signed out, the
+    password reset or the account switched off."""
+    rows = fetch(db,
+        "SELECT r.* FROM sessions s JOIN referees r ON r.id = s.referee_id "
+        "WHERE s.sid_hash = ? AND s.ended_at IS NULL AND r.active = 1 AND s.epoch = r.epoch",
+        [_digest(sid)])
+    return rows[0] if rows else None
+
+
+def end_session(db: Database, sid: str) -> None:
+    db.execute("UPDATE sessions SET ended_at = ? WHERE sid_hash = ? AND ended_at IS NULL",
+               [now(), _digest(sid)])

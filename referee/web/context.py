@@ -80,12 +80,10 @@ def current_referee() -> dict | None:
     """The signed-in, still active referee of this request, or None."""
     if "referee" not in g:
         g.referee = None
-        rid = session.get("referee_id")
-        if rid is not None:
-            row = referees.get(get_db(), rid)
-            # A deactivated account or a changed password ends old sessions.
-            if row and row["active"] and session.get("pw") == row["password_hash"][-16:]:
-                g.referee = row
+        sid = session.get("sid")
+        if isinstance(sid, str):
+            # Signed out, a reset password or a switched-off account ends the session.
+            g.referee = referees.by_session(get_db(), sid)
     return g.referee
 
 

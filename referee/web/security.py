@@ -10,7 +10,8 @@ from urllib.parse import urlsplit
 
 from flask import Flask, abort, g, redirect, request, session, url_for
 
-from referee.web.context import current_referee
+from referee.store import referees, write
+from referee.web.context import current_referee, get_db
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 # Writes an anonymous visitor may make (still CSRF-checked): signing in.
@@ -54,13 +55,24 @@ def _csrf_ok() -> bool:
 
 
 def login(referee: dict) -> None:
-    """Start a session for this referee (a fresh CSRF token too)."""
+    """Start a session for this referee (a fresh CSRF token too). It is also kept in the
+    database, so that signing out ends it for any copy of the cookie."""
     session.clear()
     session.permanent = True
-    session["referee_id"] = referee["id"]
-    # A password change invalidates sessions made with the old one.
-    session["pw"] = referee["password_hash"][-16:]
+    db = get_db()
+    with write(db):
+        session["sid"] = referees.start_session(db, referee["id"])
     csrf_token()
+
+
+def logout() -> None:
+    """End this browser's session, here and for every copy of its cookie."""
+    sid = session.get("sid")
+    if sid:
+        db = get_db()
+        with write(db):
+            referees.end_session(db, sid)
+    session.clear()
 
 
 def is_api() -> bool:

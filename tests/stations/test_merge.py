@@ -8,6 +8,7 @@ import itertools
 
 import pytest
 
+from referee.accounts import service as accounts
 from referee.games.duel import service as duels
 from referee.games.duel.rules import Play, Round
 from referee.players import service as players
@@ -343,3 +344,14 @@ def test_a_station_tells_the_others_its_device_and_address_once(pair):
     a.send_to(b)
     assert rows(b, founder_row) == [{"device": "DEVICE-A", "address": "tcp://10.0.0.1:22000"}]
     assert rows(a, "SELECT count(*) AS n FROM log")[0] == rows(b, "SELECT count(*) AS n FROM log")[0]
+
+
+def test_a_password_reset_on_one_station_ends_the_tokens_on_the_others(pair):
+    a, b = pair
+    assert b.get("/api/v1/players").status_code == 200  # a token issued on b
+    ref = rows(a, "SELECT id FROM referees WHERE name = 'ref'")[0]["id"]
+    org = rows(a, "SELECT id FROM referees WHERE name = 'org'")[0]["id"]
+    accounts.reset_password(a.db, ref, "a-new-long-one", by=org)
+    assert b.get("/api/v1/players").status_code == 200  # b has not heard yet
+    a.send_to(b)
+    assert b.get("/api/v1/players").status_code == 401
