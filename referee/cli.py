@@ -113,7 +113,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     if _existing(args) is None:
         return 2
     db = store.init(_path(args))
-    created, errors = import_players(db, None, Path(args.file).read_bytes())
+    created, errors = import_players(db, None, Path(args.file).read_bytes(), args.encoding)
     for line, err in errors:
         print(f"{args.file}:{line}: {err.text}", file=sys.stderr)
     if errors:
@@ -338,6 +338,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("import-players", help="import players from CSV (all or nothing)")
     p.add_argument("file")
+    p.add_argument("--encoding", default=None, choices=["utf-8", "cp1251", "cp1252"],
+                   help="the file's encoding when it is not UTF-8 (never guessed)")
     _db_arg(p)
     p.set_defaults(func=cmd_import)
 

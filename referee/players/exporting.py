@@ -14,13 +14,13 @@ from referee.store import players as rows
 
 LIVE = ("id", "hp", "chance", "status", "duel_deck", "passport_url")
 COLUMNS = importing.COLUMNS + LIVE
-# A cell starting with one of these is a formula to a spreadsheet: "=HYPERLINK(…)" typed
-# as a character's name must stay text when an organizer opens the file.
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value: object) -> object:
-    if isinstance(value, str) and value.startswith(_FORMULA):
+    # A cell starting with "=", "+", "-" or "@" is a formula to a spreadsheet:
+    # "=HYPERLINK(…)" typed as a character's name must stay text when an organizer opens
+    # the file; the import takes the guard off again (importing.FORMULA).
+    if isinstance(value, str) and value.startswith(importing.FORMULA):
         return "'" + value
     return "" if value is None else value
 

@@ -31,12 +31,35 @@ def template() -> str:
     return out.getvalue()
 
 
-def decode(data: bytes) -> str:
-    """UTF-8 (with or without a BOM), else Windows-1251 as Russian spreadsheets save it."""
+# The encodings an organizer may choose for a file that is not UTF-8 (what spreadsheets
+# save: Russian, then Western Windows). Never guessed: "José" read as Windows-1251 is
+# "Josй", and nothing in the bytes tells the two apart.
+ENCODINGS = {"utf-8": "UTF-8", "cp1251": "Windows-1251", "cp1252": "Windows-1252"}
+NOT_UTF8 = N_("This file is not UTF-8. Choose the encoding it was saved in "
+              "(Windows-1251 for a Russian spreadsheet) and import it again.")
+WRONG_ENCODING = N_("This file cannot be read as %(encoding)s: choose another encoding.")
+# export.py guards a cell starting with one of these by a leading "'", so a spreadsheet
+# keeps it as text; the import takes exactly that "'" away again.
+FORMULA = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def decode(data: bytes, encoding: str | None = None) -> str:
+    """The file's text: UTF-8 (with or without a BOM) unless the organizer chose another
+    of ENCODINGS; a RuleError saying what to do when it does not read as that."""
+    if encoding not in (None, "", *ENCODINGS):
+        raise RuleError(None, WRONG_ENCODING, encoding=str(encoding)[:20])
+    chosen = encoding or "utf-8"
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig" if chosen == "utf-8" else chosen)
     except UnicodeDecodeError:
-        return data.decode("cp1251", errors="replace")
+        if not encoding:
+            raise RuleError(None, NOT_UTF8) from None
+        raise RuleError(None, WRONG_ENCODING, encoding=ENCODINGS[chosen]) from None
+
+
+def unguarded(value: str) -> str:
+    """A cell as the export wrote it, back to the value (see FORMULA)."""
+    return value[1:] if value[:1] == "'" and value[1:2] in FORMULA else value
 
 
 def parse(text: str) -> tuple[list[dict], list[tuple[int, RuleError]]]:
@@ -46,6 +69,17 @@ def parse(text: str) -> tuple[list[dict], list[tuple[int, RuleError]]]:
     first = text.splitlines()[0]
     # Spreadsheets in Russian locales save with semicolons.
     delimiter = ";" if first.count(";") > first.count(",") else ","
+    try:
+        if "\x00" in text:  # binary, not text: no spreadsheet writes a NUL
+            raise csv.Error("it holds binary data")
+        return _rows(text, delimiter)
+    except csv.Error as err:  # or a cell beyond the csv module's 128 KiB, ...
+        return [], [(1, RuleError(None, N_("This is not a CSV file the app can read "
+                                          "(%(problem)s). Start from the template."),
+                                  problem=str(err)[:80]))]
+
+
+def _rows(text: str, delimiter: str) -> tuple[list[dict], list[tuple[int, RuleError]]]:
     reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
     header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
     missing = [c for c in REQUIRED if c not in header]
@@ -62,7 +96,7 @@ def parse(text: str) -> tuple[list[dict], list[tuple[int, RuleError]]]:
             break
         if not any((v or "").strip() for k, v in row.items() if k):
             continue
-        data = {k: (v or "").strip() for k, v in row.items() if k in COLUMNS}
+        data = {k: unguarded((v or "").strip()) for k, v in row.items() if k in COLUMNS}
         try:
             cleaned.append(players.clean(data))
         except RuleError as err:
@@ -72,10 +106,15 @@ def parse(text: str) -> tuple[list[dict], list[tuple[int, RuleError]]]:
     return cleaned, errors
 
 
-def import_players(db: Database, referee_id: int | None, data: bytes
+def import_players(db: Database, referee_id: int | None, data: bytes,
+                   encoding: str | None = None
                    ) -> tuple[list[dict], list[tuple[int, RuleError]]]:
     """Import every row, or none if any row is wrong (then the errors come back)."""
-    cleaned, errors = parse(decode(data))
+    try:
+        text = decode(data, encoding)
+    except RuleError as err:
+        return [], [(1, err)]
+    cleaned, errors = parse(text)
     if errors:
         return [], errors
     return players.create_many(db, referee_id, cleaned, kind="import"), []

@@ -10,7 +10,7 @@ from flask_babel import gettext
 from referee.games.hub import player_panels
 from referee.players import exporting, importing, service
 from referee.players import settings as event_settings
-from referee.rules import RuleError, whole
+from referee.rules import N_, RuleError, whole
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
 from referee.store import events, merge
 from referee.store import players as rows
@@ -87,9 +87,16 @@ def run(player_id: int, action):
     return card_response(player_id)
 
 
+REASON_LIMIT = 200  # as the API's (api.models.Reason): refused past it, never cut
+
+
 def reason() -> str:
-    """The optional reason typed beside the buttons (kept short)."""
-    return request.form.get("reason", "").strip()[:200]
+    """The optional reason typed beside the buttons."""
+    text = request.form.get("reason", "").strip()
+    if len(text) > REASON_LIMIT:
+        raise RuleError(None, N_("A reason is at most %(n)s characters; this one has "
+                                 "%(count)s. Shorten it."), n=REASON_LIMIT, count=len(text))
+    return text
 
 
 @bp.get("/")
@@ -171,9 +178,9 @@ def kill(player_id: int):
 @bp.post("/players/<int:player_id>/reissue")
 def reissue(player_id: int):
     """Give the player a new passport token; the old link stops working."""
-    referee = current_referee()
+    referee, why = current_referee(), reason()  # a reason too long: 422, said as such
     try:
-        service.reissue(get_db(), referee["id"], player_id, reason())
+        service.reissue(get_db(), referee["id"], player_id, why)
     except RuleError:
         abort(404)
     return redirect(url_for("players.sheet", player_id=player_id) + "#passport", code=303)
@@ -217,17 +224,20 @@ def edit(player_id: int):
 
 
 @bp.route("/players/import", methods=["GET", "POST"])
-@referee_required
+@organizer_required
 def import_csv():
-    """Import players from CSV: every error listed by line, or all rows imported."""
+    """Import players from CSV (organizers): every error listed by line, or all rows."""
     errors, created = [], []
+    encoding = request.form.get("encoding", "")
     if request.method == "POST":
         upload = request.files.get("file")
         data = upload.read() if upload else b""
-        created, problems = importing.import_players(get_db(), current_referee()["id"], data)
+        created, problems = importing.import_players(get_db(), current_referee()["id"], data,
+                                                     encoding or None)
         errors = [(line, rule_message(err)) for line, err in problems]
     status = 422 if errors else 200
-    return render_template("players/import.html", errors=errors, created=created), status
+    return render_template("players/import.html", errors=errors, created=created,
+                           encodings=importing.ENCODINGS, encoding=encoding), status
 
 
 @bp.get("/players/import/template.csv")

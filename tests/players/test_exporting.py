@@ -9,6 +9,7 @@ from referee import store
 from referee.cli import main
 from referee.players import importing, service
 from referee.players.exporting import players_csv
+from referee.store.db import fetch
 
 
 def read(text: str) -> list[dict]:
@@ -59,7 +60,23 @@ def test_organizers_download_it_and_referees_do_not(organizer, db, player):
 
 def test_a_referee_cannot_export(referee, player):
     assert referee.get("/players/export.csv").status_code == 403
-    assert 'id="export-csv"' not in referee.get("/players/import").get_data(as_text=True)
+
+
+def test_export_then_import_gives_back_exactly_what_was_exported(db, tmp_path):
+    """Issue 12: names starting with = + - @ came back with a leading '."""
+    names = ['=HYPERLINK("http://x")', "+7 999", "-Минус", "@me", "'quoted", "''two",
+             "plain", '<b>"Ёж"</b>']
+    for name in names:
+        service.create(db, None, {"character": name, "player": name, "hp_max": 2,
+                                  "chance_max": 1, "cartridges": 999, "suit": "S",
+                                  "notes": name})
+    fresh = store.init(tmp_path / "again.db")
+    created, errors = importing.import_players(fresh, None,
+                                               players_csv(db, "http://x").encode())
+    assert errors == [] and len(created) == len(names)
+    columns = "character, player, notes, cartridges"
+    assert fetch(fresh, f"SELECT {columns} FROM players ORDER BY character") == \
+        fetch(db, f"SELECT {columns} FROM players ORDER BY character")
 
 
 def test_the_command_line_export(tmp_path, capsys):

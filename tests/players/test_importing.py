@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from referee.players import importing
 from tests.conftest import post
 
@@ -44,9 +46,33 @@ def test_every_bad_row_is_listed_and_nothing_is_imported(db):
 
 def test_semicolons_and_windows_1251_from_russian_spreadsheets(db):
     text = "character;hp_max;chance_max;cartridges;suit\nДоктор Лемке;2;3;1;бубны\n"
+    # Not UTF-8: the organizer is asked for the encoding, never guessed at (issue 12).
     created, errors = importing.import_players(db, 1, text.encode("cp1251"))
+    assert created == [] and errors[0][1].message == importing.NOT_UTF8
+    assert db["players"].count == 0
+    created, errors = importing.import_players(db, 1, text.encode("cp1251"), "cp1251")
     assert errors == []
     assert (created[0]["character"], created[0]["suit"]) == ("Доктор Лемке", "D")
+
+
+def test_a_latin_1_file_is_not_read_as_russian(db):
+    """Issue 12: "José" came in as "Josй"."""
+    text = "character,hp_max,chance_max,cartridges,suit\nJosé,2,1,1,S\n".encode("cp1252")
+    assert importing.import_players(db, 1, text)[1][0][1].message == importing.NOT_UTF8
+    created, errors = importing.import_players(db, 1, text, "cp1252")
+    assert errors == [] and created[0]["character"] == "José"
+    wrong = b"character,hp_max,chance_max,cartridges,suit\nA\x81,2,1,1,S\n"  # no such byte
+    assert "cannot be read as Windows-1252" in \
+        importing.import_players(db, 1, wrong, "cp1252")[1][0][1].text
+
+
+@pytest.mark.parametrize("data", [b"character,hp_max\x00,chance_max,cartridges,suit\nA,1\n",
+                                  b"character,hp_max,chance_max,cartridges,suit\n"
+                                  + b"A" * 140_000 + b",1,1,1,S\n"])
+def test_binary_garbage_or_a_huge_cell_is_refused_with_a_sentence(db, data):
+    created, errors = importing.import_players(db, 1, data)
+    assert created == [] and "not a CSV file the app can read" in errors[0][1].text
+    assert db["players"].count == 0
 
 
 def test_missing_columns_and_empty_files():
@@ -57,7 +83,17 @@ def test_missing_columns_and_empty_files():
                                            )[1][0][1].text
 
 
-def test_import_page_lists_errors_by_line(referee, db):
+def test_only_organizers_import(referee, db):
+    data = {"file": (io.BytesIO(GOOD.encode()), "p.csv")}
+    assert post(referee, "/players/import", data,
+                content_type="multipart/form-data").status_code == 403
+    assert referee.get("/players/import").status_code == 403
+    assert "/players/import" not in referee.get("/").get_data(as_text=True)
+    assert db["players"].count == 0
+
+
+def test_import_page_lists_errors_by_line(organizer, db):
+    referee = organizer
     data = {"file": (io.BytesIO(b"character,hp_max,chance_max,cartridges,suit\nX,0,1,1,S\n"),
                      "p.csv")}
     response = post(referee, "/players/import", data, content_type="multipart/form-data")

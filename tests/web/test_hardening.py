@@ -115,3 +115,17 @@ def test_the_cartridge_limit_is_said_in_russian(api, player):
                  headers={"Accept-Language": "ru"})
     assert answer.status_code == 422
     assert "не больше 999 патронов" in answer.get_json()["error"]
+
+
+def test_a_reason_too_long_is_refused_not_cut(referee, db, player):
+    """Issue 12: the form cut a long reason silently where the API refused it."""
+    events = db["events"].count
+    answer = post(referee, f"/players/{player['id']}/adjust", {"hp": "-1", "reason": "x" * 201},
+                  htmx=True)
+    assert answer.status_code == 422
+    assert "A reason is at most 200 characters; this one has 201." in \
+        answer.get_data(as_text=True)
+    assert db["players"].get(player["id"])["hp"] == 3 and db["events"].count == events
+    ok = post(referee, f"/players/{player['id']}/adjust", {"hp": "-1", "reason": "x" * 200},
+              htmx=True)
+    assert ok.status_code == 200 and db["players"].get(player["id"])["hp"] == 2
