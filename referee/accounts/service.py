@@ -116,3 +116,15 @@ def set_active(db: Database, referee_id: int, active: bool, by: int) -> dict | N
     """Switch another referee's account off (signed out at once) or on again."""
     _not_yourself(referee_id, by)
     return _set_account(db, referee_id, by, {"active": int(active)})
+
+
+def revoke_token(db: Database, token_hash: str, by: int) -> dict | None:
+    """An organizer ends one API token (a lost phone, a client gone); None if it no
+    longer works anyway. Recorded as an event naming the account, never the token."""
+    with write(db):
+        row = referees.revoke_token(db, token_hash)
+        if row is not None:
+            events.record(db, referee_id=by, player_id=None, kind="referee", changes={
+                "referee": {"before": row["name"], "after": row["name"]},
+                "token": {"before": row["created_at"], "after": "revoked"}})
+    return row

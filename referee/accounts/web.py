@@ -65,6 +65,8 @@ def manage():
                                                   me["id"])
                 elif action in ("disable", "enable"):
                     row = accounts.set_active(db, rid, action == "enable", me["id"])
+                elif action == "revoke":
+                    row = accounts.revoke_token(db, request.form.get("token", ""), me["id"])
                 else:
                     abort(400)
                 if row is None:
@@ -74,4 +76,5 @@ def manage():
             error = rule_message(err)
     status = 422 if error else 200
     return render_template("accounts/referees.html", referees=referees.all_referees(db),
-                           message=message, error=error), status
+                           tokens=referees.live_tokens(db), message=message,
+                           error=error), status

@@ -60,6 +60,26 @@ def by_token(db: Database, token: str) -> dict | None:
     return rows[0] if rows else None
 
 
+def live_tokens(db: Database) -> list[dict]:
+    """Every API token that still works, newest first, with its referee's name."""
+    return fetch(db,
+        "SELECT t.token_hash, t.created_at, t.expires_at, r.name, r.id AS referee_id "
+        "FROM api_tokens t JOIN referees r ON r.id = t.referee_id "
+        "WHERE r.active = 1 AND t.epoch = r.epoch AND t.expires_at > ? "
+        "ORDER BY t.created_at DESC, r.name", [now()])
+
+
+def revoke_token(db: Database, token_hash: str) -> dict | None:
+    """End one API token now (it expires this second); the token as it was, or None."""
+    rows = fetch(db, "SELECT t.*, r.name FROM api_tokens t JOIN referees r "
+                     "ON r.id = t.referee_id WHERE t.token_hash = ? AND t.expires_at > ?",
+                 [token_hash, now()])
+    if rows:
+        db.execute("UPDATE api_tokens SET expires_at = ? WHERE token_hash = ?",
+                   [now(), token_hash])
+    return rows[0] if rows else None
+
+
 def start_session(db: Database, referee_id: int) -> str:
     """A browser's sign-in: its secret id (only the hash is kept here)."""
     sid = secrets.token_urlsafe(32)

@@ -76,3 +76,30 @@ def test_a_new_token_lasts_thirty_days(db):
     row = db.execute("SELECT julianday(expires_at) - julianday(created_at) FROM api_tokens"
                      ).fetchone()
     assert round(row[0]) == referees.TOKEN_DAYS == 30
+
+
+def test_an_organizer_lists_the_working_tokens_and_revokes_one(client, db, organizer):
+    kept, lost = referees.issue_token(db, REF_ID), referees.issue_token(db, REF_ID)
+    page = organizer.get("/referees").get_data(as_text=True)
+    assert page.count('name="action" value="revoke"') == 2
+    assert lost not in page and kept not in page  # only their hashes are ever shown
+    lost_hash = referees._digest(lost)
+    answer = post(organizer, "/referees", {"action": "revoke", "token": lost_hash,
+                                           "referee_id": str(REF_ID)})
+    assert answer.status_code == 200
+    assert client.get("/api/v1/players", headers=bearer(lost)).status_code == 401
+    assert client.get("/api/v1/players", headers=bearer(kept)).status_code == 200
+    assert organizer.get("/referees").get_data(as_text=True).count('value="revoke"') == 1
+    event = db.execute("SELECT changes FROM events WHERE kind = 'referee' "
+                       "ORDER BY id DESC LIMIT 1").fetchone()[0]
+    assert '"revoked"' in event and lost not in event and lost_hash not in event
+    again = post(organizer, "/referees", {"action": "revoke", "token": lost_hash,
+                                          "referee_id": str(REF_ID)})
+    assert again.status_code == 404  # already revoked: a stale screen, nothing changes
+
+
+def test_a_referee_cannot_see_or_revoke_tokens(referee, db):
+    token = referees.issue_token(db, REF_ID)
+    assert referee.get("/referees").status_code == 403
+    assert post(referee, "/referees", {"action": "revoke",
+                                       "token": referees._digest(token)}).status_code == 403
