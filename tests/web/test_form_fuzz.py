@@ -1,0 +1,72 @@
+"""Issue 12: a fuzz of every HTML form route. Whatever a form sends, the answer is never
+a 5xx: a wrong value is a 4xx with a sentence, or the form again."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.games.duel import service as duels
+from referee.players import service as players
+from tests.accounts.test_security import write_routes
+from tests.conftest import sign_in
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+# Every field name a form of the app sends, read off the templates.
+FIELDS = sorted({name for path in TEMPLATES.rglob("*.html")
+                 for name in re.findall(r'name="([A-Za-z_][A-Za-z0-9_]*)"', path.read_text())}
+                - {"csrf_token"})
+NASTY = ["", "0", "-1", "1", "2", "99999999999999999999", "9" * 5000, "²", "٣", "+-1", "1e3",
+         "<b>x</b>", "'; DROP TABLE players; --", "\u202e", "H", "10S", "M07", "a,b,,c", " "]
+VALUES = st.one_of(st.sampled_from(NASTY), st.sampled_from(NASTY),
+                   st.text(st.characters(blacklist_categories=("Cs",)), max_size=30))
+# Any of the fields, each with a value or left out: whatever field a route reads, it gets
+# something odd in most examples.
+FORMS = st.fixed_dictionaries({}, optional={name: VALUES for name in FIELDS})
+EXAMPLES_PER_ROUTE = 8
+
+
+def form_routes(app) -> list[tuple[str, str]]:
+    """Every (method, url) a browser's form posts to (the JSON API is fuzzed apart)."""
+    return [(method, url) for method, url, endpoint in write_routes(app)
+            if not endpoint.startswith("api") and endpoint != "static"]
+
+
+def test_the_fuzz_reaches_the_forms(app):
+    urls = {url for _m, url in form_routes(app)}
+    assert {"/players/1/adjust", "/players/1/set", "/referees", "/settings", "/coup",
+            "/duels/1/rounds", "/berserk/1/strike", "/underworld/1/act",
+            "/players/import"} <= urls
+    assert {"hp", "reason", "password", "character", "version"} <= set(FIELDS)
+
+
+def fuzz(browser, method: str, url: str) -> None:
+    """Post EXAMPLES_PER_ROUTE odd forms to one route; none may answer a 5xx."""
+
+    @settings(max_examples=EXAMPLES_PER_ROUTE, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(form=FORMS, htmx=st.booleans())
+    def answers_without_a_crash(form, htmx):
+        with browser.session_transaction() as session:  # no page load for the token
+            token = session["csrf"]
+        answer = browser.open(url, method=method, data={**form, "csrf_token": token},
+                              headers={"HX-Request": "true"} if htmx else {})
+        assert answer.status_code < 500, (method, url, form,
+                                          answer.get_data(as_text=True)[:300])
+
+    answers_without_a_crash()
+
+
+def test_no_form_answers_a_5xx(app, db):
+    a = players.create(db, None, {"character": "A", "hp_max": 3, "chance_max": 2,
+                                  "cartridges": 3, "suit": "H"})
+    b = players.create(db, None, {"character": "B", "hp_max": 3, "chance_max": 1,
+                                  "cartridges": 2, "suit": "C"})
+    duels.start(db, None, a["id"], b["id"])  # so /duels/1/... reach a real duel
+    browser = sign_in(app.test_client(), "org", "org-pass")
+    for method, url in form_routes(app):
+        if url != "/logout":  # it would only sign the fuzzing browser out
+            fuzz(browser, method, url)
