@@ -6,7 +6,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from referee.accounts import service as accounts
-from referee.rules import RuleError
+from referee.rules import RuleError, whole_arg
 from referee.store import referees
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
@@ -59,7 +59,7 @@ def manage():
                                            request.form.get("organizer") == "1", me["id"])
                 message = gettext("Referee %(name)s added.", name=row["name"])
             else:
-                rid = request.form.get("referee_id", type=int) or 0
+                rid = request.form.get("referee_id", type=whole_arg) or 0
                 if action == "password":
                     row = accounts.reset_password(db, rid, request.form.get("password", ""),
                                                   me["id"])

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from referee.players import service
 from referee.players.web import card_response, is_htmx
-from referee.rules import RuleError
+from referee.rules import RuleError, whole_arg
 from referee.store import events
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
@@ -19,7 +19,7 @@ bp = Blueprint("events", __name__)
 @referee_required
 def feed():
     """Recent actions of every referee, newest first."""
-    before = request.args.get("before", type=int)
+    before = request.args.get("before", type=whole_arg)
     items = events.recent(get_db(), limit=100, before=before)
     return render_template("players/feed.html", events=items, undoable=service.UNDOABLE)
 

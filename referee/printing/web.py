@@ -6,7 +6,7 @@ from flask import Blueprint, Response, render_template, request
 
 from referee.decks import DeckError, UnknownDeck, load_all
 from referee.printing import service as printing
-from referee.rules import RuleError
+from referee.rules import RuleError, whole_arg
 from referee.store import players as rows
 from referee.web.context import get_db, is_loopback, public_base
 from referee.web.i18n import rule_message
@@ -46,7 +46,7 @@ def index():
 @organizer_required
 def passports():
     """All passports, or the players ticked on the page."""
-    ids = request.args.getlist("player", type=int)
+    ids = request.args.getlist("player", type=whole_arg)
     try:
         data = printing.passports(get_db(), public_base(), ids, _lang())
     except RuleError as err:

@@ -48,3 +48,13 @@ def whole(text: object, signed: bool = False) -> int | None:
     if not _WHOLE.fullmatch(text) or (not signed and text[0] in "+-"):
         return None
     return int(text)
+
+
+def whole_arg(text: object) -> int:
+    """``whole(text, signed=True)`` for a request's ``.get(name, type=whole_arg)``: a value
+    that is not one raises ValueError, so the lookup gives its default (None) instead of
+    an int too large for SQLite."""
+    number = whole(text, signed=True)
+    if number is None:
+        raise ValueError("not a whole number that fits")
+    return number

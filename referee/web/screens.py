@@ -16,7 +16,7 @@ from flask import redirect, render_template, request
 from flask_babel import gettext
 
 from referee.errors import Conflict
-from referee.rules import RuleError, whole
+from referee.rules import RuleError, whole, whole_arg
 from referee.store import games as games_store
 from referee.store import players
 from referee.web.context import found_or_404, get_db
@@ -41,7 +41,7 @@ def list_page(template: str, listing: Callable[[Any, int | None], list], name: s
     ``listing(db, player_id or None)`` gives the rows, shown as ``name``; each of
     ``extra`` is computed from those rows. The page also gets the filter's players."""
     db = get_db()
-    player_id = request.args.get("player", type=int)
+    player_id = request.args.get("player", type=whole_arg)
     player = players.get(db, player_id) if player_id else None
     listed = listing(db, player["id"] if player else None)
     return render_template(template, **{name: listed}, player=player,

@@ -12,7 +12,7 @@ from referee.games.berserk import service as battles
 from referee.games.berserk import squads as service
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import settings_from_form
-from referee.rules import N_, RuleError, whole
+from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
 from referee.web.screens import form_version, is_htmx, list_page
@@ -157,7 +157,7 @@ def index():
 @referee_required
 def new():
     """An empty builder, for the player given by ?player=<id> if any."""
-    draft = {"squad_id": None, "version": None, "player_id": request.args.get("player", type=int),
+    draft = {"squad_id": None, "version": None, "player_id": request.args.get("player", type=whole_arg),
              "name": "", "deck": request.args.get("deck", ""), "seat": "first", "tokens": [],
              "deck_was": ""}
     view, _ = builder(draft)

@@ -25,7 +25,7 @@ from referee.games.berserk.rules import (
     Wound,
 )
 from referee.games.berserk.view import HALVABLE, MOD_OPS, localized, screen, strike_of
-from referee.rules import N_, RuleError, whole
+from referee.rules import N_, RuleError, whole, whole_arg
 from referee.web.context import current_referee, get_db
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
@@ -130,14 +130,14 @@ def new_view(a: int | None, b: int | None, error: str | None = None,
 @referee_required
 def new():
     """Choose two saved squads and the rules numbers (published by default); start."""
-    return render_template("berserk/new.html", **new_view(request.args.get("a", type=int),
-                                                          request.args.get("b", type=int)))
+    return render_template("berserk/new.html", **new_view(request.args.get("a", type=whole_arg),
+                                                          request.args.get("b", type=whole_arg)))
 
 
 @bp.post("")
 def create():
     """Start the battle: both squads are checked against the settings first (B12–B14)."""
-    a, b = request.form.get("a", type=int), request.form.get("b", type=int)
+    a, b = request.form.get("a", type=whole_arg), request.form.get("b", type=whole_arg)
     settings = None
     try:
         settings = settings_from_form()

@@ -21,7 +21,7 @@ from referee.games.coup.rules import (
     Reveal,
 )
 from referee.games.coup.rules.model import COSTS, FORCED_COUP, INFLUENCE, TARGETED
-from referee.rules import N_, RuleError, whole
+from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import games as store
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
@@ -227,7 +227,7 @@ def new_view(seat_ids: list[int], error: str | None = None) -> dict:
         if len(ids) < MAX_SEATS else []
     count = len(ids)
     copies = 4 if count >= 7 else 3
-    first = request.values.get("first", type=int)
+    first = request.values.get("first", type=whole_arg)
     return {
         "seats": seats, "ids": ids, "q": q, "candidates": candidates, "error": error,
         "count": count, "copies": copies, "cards": copies * 5,
@@ -261,7 +261,7 @@ def new():
 def create():
     """Start the table from the setup form; a refused setup is 422 and stores nothing."""
     ids = _seat_ids()
-    first = request.form.get("first", type=int)
+    first = request.form.get("first", type=whole_arg)
     try:
         game = service.create(
             get_db(), current_referee()["id"], ids,

@@ -11,7 +11,7 @@ from sqlite_utils import Database
 from referee.games.duel import rules as duel
 from referee.games.duel import service
 from referee.games.duel.rules import Extension, Play, Round, model
-from referee.rules import N_, RuleError, whole
+from referee.rules import N_, RuleError, whole, whole_arg
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
@@ -261,10 +261,10 @@ def _joined(player_id: int) -> dict:
 @referee_required
 def new():
     """Pick two players by search or passport link; see their stats; start."""
-    joining = request.args.get("join", type=int)
+    joining = request.args.get("join", type=whole_arg)
     if joining is not None:
         return redirect(url_for("duels.new", **_joined(joining)), code=303)
-    view = new_view(request.args.get("a", type=int), request.args.get("b", type=int))
+    view = new_view(request.args.get("a", type=whole_arg), request.args.get("b", type=whole_arg))
     session[SETUP_KEY] = {**view["ids"], "at": datetime.now(UTC).isoformat()}
     if is_htmx() and request.headers.get("HX-Target") == "duel-pick":
         return render_template("duel/_pick.html", **view)
@@ -274,8 +274,8 @@ def new():
 @bp.post("/duels")
 def create():
     """Start the duel: both pay a cartridge (D4); refused → 422 and nothing changes."""
-    a_id = request.form.get("a", type=int)
-    b_id = request.form.get("b", type=int)
+    a_id = request.form.get("a", type=whole_arg)
+    b_id = request.form.get("b", type=whole_arg)
     try:
         view = service.start(get_db(), current_referee()["id"], a_id, b_id)
     except RuleError as err:

@@ -18,7 +18,7 @@ from referee.games.underworld.rules.state import INVENTORY, MAX_LEVEL, MAX_SEATS
 from referee.games.underworld.view import Screen, card_name, card_text, refusal
 from referee.notes import note
 from referee.players import service as player_service
-from referee.rules import N_, RuleError, whole
+from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
@@ -273,17 +273,17 @@ def _result_args() -> dict | None:
     args = request.args
     if args.get("outcome") not in ("win", "loss", "draw"):
         return None
-    numbers = {k: args.get(k, type=int) for k in ("mine", "theirs", "before", "after")}
+    numbers = {k: args.get(k, type=whole_arg) for k in ("mine", "theirs", "before", "after")}
     if None in numbers.values():
         return None
-    return {"outcome": args["outcome"], **numbers, "event": args.get("event", type=int)}
+    return {"outcome": args["outcome"], **numbers, "event": args.get("event", type=whole_arg)}
 
 
 @bp.get("/quick")
 @referee_required
 def quick():
     """A fight from numbers alone (U7–U8) on a registry player's level."""
-    view = quick_view(request.args.get("player", type=int), result=_result_args())
+    view = quick_view(request.args.get("player", type=whole_arg), result=_result_args())
     if request.args.get("undone"):
         view["notice"] = gettext("The quick fight was undone: the level is back.")
     return render_template("underworld/quick.html", **view)
@@ -296,7 +296,7 @@ def quick_preview():
     preview, error = None, None
     if form.get("strength", "").strip():
         try:
-            preview = service.preview_quick(get_db(), form.get("player", type=int),
+            preview = service.preview_quick(get_db(), form.get("player", type=whole_arg),
                                             form.get("bonuses", ""), form.get("strength"))
         except RuleError as err:
             error = rule_message(err)
@@ -308,7 +308,7 @@ def quick_preview():
 def quick_settle():
     """Settle the quick fight: the level moves as one event on the sheet (undoable)."""
     form = request.form
-    player_id = form.get("player", type=int)
+    player_id = form.get("player", type=whole_arg)
     keep = {"bonuses": form.get("bonuses", ""), "strength": form.get("strength", "")}
     fight = note(service.QUICK_REASON, bonuses=keep["bonuses"].strip() or "0",
                  strength=keep["strength"].strip())
@@ -333,10 +333,10 @@ def quick_settle():
 @bp.post("/quick/undo")
 def quick_undo():
     """Take back a quick fight's level change (a compensating event on the sheet)."""
-    player_id = request.form.get("player", type=int)
+    player_id = request.form.get("player", type=whole_arg)
     try:
         player_service.undo(get_db(), current_referee()["id"],
-                            request.form.get("event", type=int) or 0)
+                            request.form.get("event", type=whole_arg) or 0)
     except RuleError as err:
         return render_template("underworld/quick.html",
                                **quick_view(player_id, error=rule_message(err))), 422
