@@ -338,7 +338,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("import-players", help="import players from CSV (all or nothing)")
     p.add_argument("file")
-    p.add_argument("--encoding", default=None, choices=["utf-8", "cp1251", "cp1252"],
+    from referee.players.importing import ENCODINGS
+
+    p.add_argument("--encoding", default=None, choices=list(ENCODINGS),
                    help="the file's encoding when it is not UTF-8 (never guessed)")
     _db_arg(p)
     p.set_defaults(func=cmd_import)

@@ -33,30 +33,30 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-TOKEN_DAYS = 30  # an API token's life, unless the Event settings say otherwise
+TOKEN_DAYS = 30  # an API token's life
+# A token works while its account is on, in the epoch it was made in, and not expired.
+_TOKEN_WORKS = "r.active = 1 AND t.epoch = r.epoch AND t.expires_at > ?"
 
 
-def _after_days(days: int) -> str:
-    return (datetime.now(UTC) + timedelta(days=days)).isoformat(timespec="seconds")
+def _epoch(db: Database, referee_id: int) -> int:
+    return db.execute("SELECT epoch FROM referees WHERE id = ?", [referee_id]).fetchone()[0]
 
 
-def issue_token(db: Database, referee_id: int, days: int = TOKEN_DAYS) -> str:
-    """A new bearer token for the API, good for ``days``; only its hash is stored."""
+def issue_token(db: Database, referee_id: int) -> str:
+    """A new bearer token for the API, good for TOKEN_DAYS; only its hash is stored."""
     token = secrets.token_urlsafe(32)
-    epoch = db.execute("SELECT epoch FROM referees WHERE id = ?", [referee_id]).fetchone()[0]
+    expires = (datetime.now(UTC) + timedelta(days=TOKEN_DAYS)).isoformat(timespec="seconds")
     db["api_tokens"].insert(
         {"token_hash": _digest(token), "referee_id": referee_id, "created_at": now(),
-         "epoch": epoch, "expires_at": _after_days(days)})
+         "epoch": _epoch(db, referee_id), "expires_at": expires})
     return token
 
 
 def by_token(db: Database, token: str) -> dict | None:
     """The active account a bearer token belongs to, or None: not once it expired, nor
     after the account's password was reset or the account switched off (its epoch)."""
-    rows = fetch(db,
-        "SELECT r.* FROM api_tokens t JOIN referees r ON r.id = t.referee_id "
-        "WHERE t.token_hash = ? AND r.active = 1 AND t.epoch = r.epoch "
-        "AND t.expires_at > ?", [_digest(token), now()])
+    rows = fetch(db, "SELECT r.* FROM api_tokens t JOIN referees r ON r.id = t.referee_id "
+                     f"WHERE t.token_hash = ? AND {_TOKEN_WORKS}", [_digest(token), now()])
     return rows[0] if rows else None
 
 
@@ -64,15 +64,15 @@ def live_tokens(db: Database) -> list[dict]:
     """Every API token that still works, newest first, with its referee's name."""
     return fetch(db,
         "SELECT t.token_hash, t.created_at, t.expires_at, r.name, r.id AS referee_id "
-        "FROM api_tokens t JOIN referees r ON r.id = t.referee_id "
-        "WHERE r.active = 1 AND t.epoch = r.epoch AND t.expires_at > ? "
+        f"FROM api_tokens t JOIN referees r ON r.id = t.referee_id WHERE {_TOKEN_WORKS} "
         "ORDER BY t.created_at DESC, r.name", [now()])
 
 
 def revoke_token(db: Database, token_hash: str) -> dict | None:
-    """End one API token now (it expires this second); the token as it was, or None."""
+    """End one working API token now (it expires this second); the token as it was, or
+    None if it did not work anyway."""
     rows = fetch(db, "SELECT t.*, r.name FROM api_tokens t JOIN referees r "
-                     "ON r.id = t.referee_id WHERE t.token_hash = ? AND t.expires_at > ?",
+                     f"ON r.id = t.referee_id WHERE t.token_hash = ? AND {_TOKEN_WORKS}",
                  [token_hash, now()])
     if rows:
         db.execute("UPDATE api_tokens SET expires_at = ? WHERE token_hash = ?",
@@ -83,9 +83,9 @@ def revoke_token(db: Database, token_hash: str) -> dict | None:
 def start_session(db: Database, referee_id: int) -> str:
     """A browser's sign-in: its secret id (only the hash is kept here)."""
     sid = secrets.token_urlsafe(32)
-    epoch = db.execute("SELECT epoch FROM referees WHERE id = ?", [referee_id]).fetchone()[0]
     db["sessions"].insert({"sid_hash": _digest(sid), "referee_id": referee_id,
-                           "epoch": epoch, "created_at": now(), "ended_at": None})
+                           "epoch": _epoch(db, referee_id), "created_at": now(),
+                           "ended_at": None})
     return sid
 
 

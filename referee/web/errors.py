@@ -44,7 +44,7 @@ def error_response(message: str, code: int, rule: str | None = None):
 
 class JSONProvider(DefaultJSONProvider):
     """Flask's JSON, except that a body nested too deeply for the parser (thousands of
-    brackets) is unreadable JSON, a 400 like any other, not a crash."""
+    brackets) is unreadable JSON, answered as any malformed body is, not a crash."""
 
     def loads(self, s, **kwargs):
         try:
