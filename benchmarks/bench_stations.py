@@ -148,7 +148,7 @@ def plain_server(root: Path, n_events: int) -> tuple[subprocess.Popen, str]:
 
 def session(url: str) -> requests.Session:
     s = requests.Session()
-    token = s.post(url + "/api/v1/token", json={"name": "ref", "password": "ref-pass"},
+    token = s.post(url + "/api/v1/token", json={"name": "ref", "password": "ref-password"},
                    timeout=10).json()["token"]
     s.headers["Authorization"] = f"Bearer {token}"
     return s

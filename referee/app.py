@@ -57,7 +57,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from referee.players import web as players
     from referee.printing import web as printing
     from referee.stations import web as stations
-    from referee.web import context, errors, i18n, security
+    from referee.web import context, errors, i18n, security, throttle
 
     context.init_app(app)
     i18n.init_app(app)
@@ -69,5 +69,6 @@ def create_app(test_config: dict | None = None) -> Flask:
             duels.bp, api_duels.bp, coup.bp, api_coup.bp, underworld.bp, underworld.old,
             api_underworld.bp, berserk.bp, berserk_squads.bp, api_berserk.bp, api_stations.bp, stations.bp):
         app.register_blueprint(blueprint)
+    throttle.init_app(app)  # after the routes: it wraps the sign-in views
 
     return app

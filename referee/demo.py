@@ -34,7 +34,7 @@ def load(db: Database) -> int:
     """Create the demo accounts and players; returns how many players were created."""
     for name, password, organizer in REFEREES:
         if referees.by_name(db, name) is None:
-            add_referee(db, name, password, organizer, by=None)
+            add_referee(db, name, password, organizer, by=None, demo=True)
     if db["players"].count:
         return 0
     with write(db):

@@ -30,8 +30,8 @@ def _template_db(tmp_path_factory):
     """A migrated database with a referee and an organizer, made once per test process."""
     path = tmp_path_factory.mktemp("template") / "referee.db"
     db = store.init(path)
-    add_referee(db, "ref", "ref-pass", False, by=None)
-    add_referee(db, "org", "org-pass", True, by=None)
+    add_referee(db, "ref", "ref-password", False, by=None)
+    add_referee(db, "org", "org-password", True, by=None)
     db.close()  # the last connection checkpoints the WAL: the file alone is complete
     return path
 
@@ -63,6 +63,7 @@ def app(_shared_app, db_path):
     secret = settings_store.get(db, "secret_key")
     db.close()
     app.config.update(DATABASE=str(db_path), SECRET_KEY=secret)
+    app.extensions["referee.throttle"].reset()  # no failed sign-ins left from another test
     yield app
     close_connections(app)
     app.config.clear()
@@ -92,7 +93,7 @@ def csrf_of(client) -> str:
         return session["csrf"]
 
 
-def sign_in(client, name="ref", password="ref-pass"):
+def sign_in(client, name="ref", password="ref-password"):
     """Sign the client in through the login form."""
     token = csrf_of(client)
     response = client.post("/login", data={"name": name, "password": password,
@@ -110,7 +111,7 @@ def referee(client):
 @pytest.fixture
 def organizer(client):
     """A signed-in organizer's browser."""
-    return sign_in(client, "org", "org-pass")
+    return sign_in(client, "org", "org-password")
 
 
 @pytest.fixture
@@ -132,7 +133,7 @@ def post(client, url, data=None, htmx=False, **kwargs):
 @pytest.fixture
 def token(client):
     """A bearer token for the API, as the referee 'ref'."""
-    response = client.post("/api/v1/token", json={"name": "ref", "password": "ref-pass"})
+    response = client.post("/api/v1/token", json={"name": "ref", "password": "ref-password"})
     return response.get_json()["token"]
 
 

@@ -18,11 +18,11 @@ from tests.conftest import free_port, wait_for_port
 def test_init_then_add_referee(tmp_path, capsys):
     path = str(tmp_path / "e.db")
     assert main(["init", "--db", path]) == 0
-    assert main(["add-referee", "Vera", "--password", "pw12", "--organizer", "--db", path]) == 0
+    assert main(["add-referee", "Vera", "--password", "pw12pw12pw", "--organizer", "--db", path]) == 0
     assert "Added organizer Vera" in capsys.readouterr().out
     db = store.connect(path)
-    assert authenticate(db, "vera", "pw12")["is_organizer"] == 1
-    assert main(["add-referee", "VERA", "--password", "pw12", "--db", path]) == 2
+    assert authenticate(db, "vera", "pw12pw12pw")["is_organizer"] == 1
+    assert main(["add-referee", "VERA", "--password", "pw12pw12pw", "--db", path]) == 2
     assert "already exists" in capsys.readouterr().err
 
 

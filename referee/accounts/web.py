@@ -77,4 +77,5 @@ def manage():
     status = 422 if error else 200
     return render_template("accounts/referees.html", referees=referees.all_referees(db),
                            tokens=referees.live_tokens(db), message=message,
+                           token_days=referees.token_days(db),
                            error=error), status

@@ -82,7 +82,8 @@ def _stats(body: Stats) -> dict:
     return values
 
 
-@bp.operation("post", "/token", {200: Token}, body=TokenRequest, public=True, errors=(400, 401))
+@bp.operation("post", "/token", {200: Token}, body=TokenRequest, public=True,
+              errors=(400, 401, 429))
 def token(body: TokenRequest):
     """Trade a referee's name and password for a bearer token."""
     row = accounts.authenticate(get_db(), body.name, body.password)

@@ -12,6 +12,8 @@ from referee.store import events, write
 from referee.store import settings as settings_store
 
 DEATH_MINUTES_MAX = 24 * 60
+TOKEN_DAYS_MAX = 365
+TOKEN_DAYS_DEFAULT = 30
 EVENT_NAME_LIMIT = 120
 PUBLIC_URL_LIMIT = 200
 BAD_PUBLIC_URL = N_("The public URL must be an address such as http://192.168.1.10:8080: "
@@ -42,6 +44,10 @@ def check(new: Mapping[str, str]) -> None:
     minutes = whole(new["death_minutes"])
     if minutes is None or minutes > DEATH_MINUTES_MAX:
         raise RuleError(None, N_("Minutes until death must be a whole number from 0 to 1440."))
+    days = whole(new.get("token_days", str(TOKEN_DAYS_DEFAULT)))
+    if days is None or not 1 <= days <= TOKEN_DAYS_MAX:
+        raise RuleError(None, N_("An API token's life must be a whole number of days "
+                                 "from 1 to 365."))
     if new["public_url"] and not public_url_ok(new["public_url"]):
         raise RuleError(None, BAD_PUBLIC_URL)
     if len(new["event_name"]) > EVENT_NAME_LIMIT:
@@ -50,9 +56,11 @@ def check(new: Mapping[str, str]) -> None:
 
 def save(db: Database, referee_id: int | None, new: Mapping[str, str]) -> dict[str, str]:
     """Check and store the changed settings with one event naming them; every value after."""
-    check(new)
     with write(db):
         values = settings_store.get_all(db)
+        # A form or a caller from before the token setting existed keeps its value.
+        new = {**new, "token_days": new.get("token_days") or values["token_days"]}
+        check(new)
         changes = {key: {"before": values[key], "after": value} for key, value in new.items()
                    if values[key] != value}
         if changes:

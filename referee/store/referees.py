@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlite_utils import Database
 
+from referee.store import settings
 from referee.store.db import fetch
 from referee.store.events import now
 
@@ -33,7 +34,7 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-TOKEN_DAYS = 30  # an API token's life
+TOKEN_DAYS = 30  # an API token's life unless the event's settings say otherwise
 # A token works while its account is on, in the epoch it was made in, and not expired.
 _TOKEN_WORKS = "r.active = 1 AND t.epoch = r.epoch AND t.expires_at > ?"
 
@@ -42,10 +43,20 @@ def _epoch(db: Database, referee_id: int) -> int:
     return db.execute("SELECT epoch FROM referees WHERE id = ?", [referee_id]).fetchone()[0]
 
 
+def token_days(db: Database) -> int:
+    """How many days a new API token works: the event's setting (checked when saved),
+    else TOKEN_DAYS."""
+    days = settings.get(db, "token_days")
+    if days.isascii() and days.isdigit() and 0 < len(days) <= 3 and int(days) > 0:
+        return int(days)
+    return TOKEN_DAYS
+
+
 def issue_token(db: Database, referee_id: int) -> str:
-    """A new bearer token for the API, good for TOKEN_DAYS; only its hash is stored."""
+    """A new bearer token for the API, good for the event's token_days setting (checked
+    when saved; TOKEN_DAYS if unreadable); only its hash is stored."""
     token = secrets.token_urlsafe(32)
-    expires = (datetime.now(UTC) + timedelta(days=TOKEN_DAYS)).isoformat(timespec="seconds")
+    expires = (datetime.now(UTC) + timedelta(days=token_days(db))).isoformat(timespec="seconds")
     db["api_tokens"].insert(
         {"token_hash": _digest(token), "referee_id": referee_id, "created_at": now(),
          "epoch": _epoch(db, referee_id), "expires_at": expires})

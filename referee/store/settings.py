@@ -7,7 +7,7 @@ from sqlite_utils import Database
 from referee.store.db import fetch
 
 # The settings an organizer may edit, with their defaults.
-EDITABLE = {"event_name": "", "death_minutes": "0", "public_url": ""}
+EDITABLE = {"event_name": "", "death_minutes": "0", "public_url": "", "token_days": "30"}
 
 
 def get_all(db: Database) -> dict[str, str]:

@@ -26,6 +26,7 @@ def http_message(code: int, description: str | None = None) -> str:
         413: gettext("The file is too large."),
         415: gettext("Send the request as JSON."),
         422: gettext("The request could not be applied."),
+        429: gettext("Too many attempts. Wait a little, then try again."),
     }
     return messages.get(code, gettext("Something went wrong. Try again."))
 
@@ -63,6 +64,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def on_http_error(err: HTTPException):
+        if err.response is not None:
+            return err.response  # already written for people (the sign-in limit's 429)
         response = error_response(http_message(err.code or 500, err.description), err.code or 500)
         if err.code == 401 and is_api():
             response[0].headers["WWW-Authenticate"] = "Bearer"

@@ -40,7 +40,7 @@ def test_every_write_refuses_anonymous_and_csrf_less_requests(app, db, player):
     anonymous = app.test_client()
     signed_in = sign_in(app.test_client())
     for method, url, endpoint in write_routes(app):
-        form = {"hp": "-1", "name": "ref", "password": "ref-pass", "character": "X",
+        form = {"hp": "-1", "name": "ref", "password": "ref-password", "character": "X",
                 "hp_max": "3", "chance_max": "1", "cartridges": "1", "suit": "H",
                 "action": "add"}
         # Anonymous, with no token at all.
@@ -56,7 +56,7 @@ def test_every_write_refuses_anonymous_and_csrf_less_requests(app, db, player):
 
 
 def test_login_needs_the_csrf_token_too(client):
-    response = client.post("/login", data={"name": "ref", "password": "ref-pass"})
+    response = client.post("/login", data={"name": "ref", "password": "ref-password"})
     assert response.status_code == 400
     assert "This screen has expired" in response.get_data(as_text=True)
 

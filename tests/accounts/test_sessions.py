@@ -57,7 +57,7 @@ def test_switching_an_account_off_and_on_does_not_revive_its_tokens(app, client,
     accounts.set_active(db, REF_ID, True, by=2)
     assert client.get("/api/v1/players", headers=bearer(token)).status_code == 401
     assert not can_read(ref)
-    fresh = client.post("/api/v1/token", json={"name": "ref", "password": "ref-pass"})
+    fresh = client.post("/api/v1/token", json={"name": "ref", "password": "ref-password"})
     assert client.get("/api/v1/players",
                       headers=bearer(fresh.get_json()["token"])).status_code == 200
 

@@ -41,11 +41,11 @@ class World:
 def make_world(path) -> World:
     """Seed a fresh database through the API."""
     db = store.init(path)
-    add_referee(db, "ref", "ref-pass", False, by=None)
+    add_referee(db, "ref", "ref-password", False, by=None)
     db.close()
     app = create_app({"DATABASE": str(path), "TESTING": True})
     token = app.test_client().post("/api/v1/token", json={"name": "ref",
-                                                          "password": "ref-pass"})
+                                                          "password": "ref-password"})
     world = World(app, token.get_json()["token"])
     ids = world.ids
     for name, suit in zip(NAMES, "SHDC", strict=True):

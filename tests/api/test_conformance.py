@@ -64,7 +64,7 @@ class Walk:
 
 
 def walk_players(w: Walk, ids: dict) -> None:
-    w("post", "/api/v1/token", 200, body={"name": "ref", "password": "ref-pass"})
+    w("post", "/api/v1/token", 200, body={"name": "ref", "password": "ref-password"})
     w("post", "/api/v1/token", 401, body={"name": "ref", "password": "wrong"})
     w("post", "/api/v1/token", 400, body={"name": "ref"})
     w("get", "/api/v1/openapi.json", 200)

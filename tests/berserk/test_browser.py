@@ -14,7 +14,7 @@ from referee.games.berserk import squads
 from referee.players import service
 
 
-def sign_in(page, base, name="ref", password="ref-pass"):
+def sign_in(page, base, name="ref", password="ref-password"):
     page.goto(base + "/login")
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", password)

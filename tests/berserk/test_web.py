@@ -613,7 +613,7 @@ def test_the_battle_survives_a_reload_and_another_referee_continues(client, app,
     first.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     sign_in(first)
     post(first, f"/berserk/{battle.id}/strike", strike_form(0), htmx=True)
-    other = sign_in(client, "org", "org-pass")
+    other = sign_in(client, "org", "org-password")
     html = text(other.get(f"/berserk/{battle.id}").get_data(as_text=True))
     assert "wounds 4" in html and "wounds 1" in html  # b1 took 4, a1 1 back
     assert post(other, f"/berserk/{battle.id}/undo", {"version": "1"}).status_code == 303

@@ -9,7 +9,7 @@ from referee.games.coup import service
 from referee.players import service as player_service
 
 
-def sign_in(page, base, name="ref", password="ref-pass"):
+def sign_in(page, base, name="ref", password="ref-password"):
     page.goto(base + "/login")
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", password)

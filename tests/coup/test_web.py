@@ -288,7 +288,7 @@ def test_plain_post_redirects_and_the_table_survives_a_reload(referee, client, d
     other = app.test_client()
     other.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     from tests.conftest import sign_in
-    sign_in(other, "org", "org-pass")
+    sign_in(other, "org", "org-password")
     page = other.get(f"/coup/{table.id}").get_data(as_text=True)
     assert "Anyone blocks?" in page and 'data-version="1"' in page
 

@@ -268,7 +268,7 @@ def test_a_duel_survives_a_reload_and_another_referee_finishes_it(app, referee, 
     play(referee, duel.id, "10S", "7H", 1)
     other = app.test_client()
     other.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
-    sign_in(other, "org", "org-pass")
+    sign_in(other, "org", "org-password")
     html = other.get(f"/duels/{duel.id}").get_data(as_text=True)
     assert "Round 2 of 3" in html and 'name="version" value="2"' in html
     play(other, duel.id, "6D", "QC", 2)

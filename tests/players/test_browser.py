@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.players import service
 
 
-def sign_in(page, base, name="ref", password="ref-pass"):
+def sign_in(page, base, name="ref", password="ref-password"):
     page.goto(base + "/login")
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", password)

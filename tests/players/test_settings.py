@@ -13,7 +13,7 @@ from referee.store import settings as settings_store
 
 def test_submitted_trims_and_fills_what_is_missing():
     assert event_settings.submitted({"event_name": " Бал ", "other": "x"}) == {
-        "event_name": "Бал", "death_minutes": "", "public_url": ""}
+        "event_name": "Бал", "death_minutes": "", "public_url": "", "token_days": ""}
 
 
 def test_save_writes_only_changes_with_one_event(db):
@@ -26,6 +26,9 @@ def test_save_writes_only_changes_with_one_event(db):
     assert set(changes) == {"event_name", "death_minutes"}
     event_settings.save(db, None, new)  # nothing changed: no second event
     assert db.execute("SELECT count(*) FROM events WHERE kind = 'settings'").fetchone()[0] == 1
+
+
+TOKEN_DAYS_RULE = "An API token's life must be a whole number of days from 1 to 365."
 
 
 @pytest.mark.parametrize(("field", "value", "message"), [
@@ -41,6 +44,10 @@ def test_save_writes_only_changes_with_one_event(db):
     ("public_url", 'javascript:alert(1)', event_settings.BAD_PUBLIC_URL),
     ("public_url", 'http://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', event_settings.BAD_PUBLIC_URL),
     ("event_name", "x" * 121, "The event name is longer than 120 characters."),
+    ("token_days", "0", TOKEN_DAYS_RULE),
+    ("token_days", "366", TOKEN_DAYS_RULE),
+    ("token_days", "²", TOKEN_DAYS_RULE),
+    ("token_days", "9" * 5000, TOKEN_DAYS_RULE),
 ])
 def test_save_refuses_values_the_app_cannot_use(db, field, value, message):
     """Issue 12: the public URL took anything, quotes and markup included."""
@@ -56,3 +63,25 @@ def test_save_refuses_values_the_app_cannot_use(db, field, value, message):
 def test_a_public_url_the_phones_can_open_is_kept(db, url):
     new = {"event_name": "", "death_minutes": "0", "public_url": url}
     assert event_settings.save(db, None, new)["public_url"] == url
+
+
+def test_the_token_life_is_a_setting_and_new_tokens_follow_it(db):
+    """Issue 12, point 3: 30 days by default, a setting; a form without the field (an
+    old screen) keeps the value."""
+    from datetime import UTC, datetime
+
+    from referee.store import referees
+    ref = referees.by_name(db, "ref")["id"]
+
+    def days_of_new_token() -> float:
+        referees.issue_token(db, ref)
+        expires = db.execute("SELECT expires_at FROM api_tokens ORDER BY rowid DESC "
+                             "LIMIT 1").fetchone()[0]
+        return (datetime.fromisoformat(expires) - datetime.now(UTC)).total_seconds() / 86400
+
+    assert 29.9 < days_of_new_token() <= 30
+    new = {"event_name": "", "death_minutes": "0", "public_url": "", "token_days": "7"}
+    assert event_settings.save(db, None, new)["token_days"] == "7"
+    assert 6.9 < days_of_new_token() <= 7
+    del new["token_days"]
+    assert event_settings.save(db, None, new)["token_days"] == "7"

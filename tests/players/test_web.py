@@ -183,15 +183,19 @@ def test_organizer_changes_settings_with_an_event(organizer, db):
 
 
 def test_organizer_manages_referees(organizer, db):
+    short = post(organizer, "/referees", {"action": "add", "name": "vera",
+                                          "password": "secret"})
+    assert short.status_code == 422 and "at least 10 characters" in short.get_data(as_text=True)
+    assert db.execute("SELECT count(*) FROM referees WHERE name='vera'").fetchone()[0] == 0
     response = post(organizer, "/referees", {"action": "add", "name": "vera",
-                                              "password": "secret"})
+                                              "password": "secret-sentence"})
     assert "Referee vera added." in response.get_data(as_text=True)
     vera = db.execute("SELECT id, is_organizer FROM referees WHERE name='vera'").fetchone()
     assert vera[1] == 0
     post(organizer, "/referees", {"action": "disable", "referee_id": str(vera[0])})
     assert db["referees"].get(vera[0])["active"] == 0
     duplicate = post(organizer, "/referees", {"action": "add", "name": "VERA",
-                                              "password": "secret"})
+                                              "password": "secret-sentence"})
     assert duplicate.status_code == 422
 
 

@@ -44,7 +44,7 @@ class Station:
     def get(self, url: str):
         client = self.app().test_client()
         if self._token is None:
-            answer = client.post("/api/v1/token", json={"name": "ref", "password": "ref-pass"})
+            answer = client.post("/api/v1/token", json={"name": "ref", "password": "ref-password"})
             self._token = answer.get_json()["token"]
         return client.get(url, headers={"Authorization": f"Bearer {self._token}"})
 
@@ -73,8 +73,8 @@ class Station:
 def founder(path: Path, n_players: int = 3) -> Station:
     """The organizer's station with referees 'ref' and 'org' and a few players."""
     station = Station(path)
-    add_referee(station.db, "ref", "ref-pass", False, by=None)
-    add_referee(station.db, "org", "org-pass", True, by=None)
+    add_referee(station.db, "ref", "ref-password", False, by=None)
+    add_referee(station.db, "org", "org-password", True, by=None)
     for i in range(n_players):
         players.create(station.db, None, {
             "character": f"Hero {i}", "player": f"P{i}", "hp_max": 3, "chance_max": 1,

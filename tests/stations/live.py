@@ -75,7 +75,7 @@ class Served:
         page = self.browser.get(self.url + path)
         return CSRF.search(page.text).group(1)
 
-    def sign_in(self, name: str = "org", password: str = "org-pass") -> Served:
+    def sign_in(self, name: str = "org", password: str = "org-password") -> Served:
         answer = self.browser.post(self.url + "/login", data={
             "name": name, "password": password, "csrf_token": self.csrf()},
             allow_redirects=False)
@@ -97,7 +97,7 @@ class Served:
 
     def api_token(self) -> str:
         answer = requests.post(self.url + "/api/v1/token",
-                               json={"name": "ref", "password": "ref-pass"}, timeout=10)
+                               json={"name": "ref", "password": "ref-password"}, timeout=10)
         return answer.json()["token"]
 
     def rows(self, sql: str, params=()) -> list[dict]:

@@ -302,7 +302,7 @@ def test_a_game_of_another_station_shows_read_only_with_a_take_over(pair):
     a, b = pair
     duel = duels.start(a.db, None, player_id(a, 0), player_id(a, 1))
     exchange(a, b)
-    browser = sign_in(b.app().test_client(), "org", "org-pass")
+    browser = sign_in(b.app().test_client(), "org", "org-password")
     browser.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     page = browser.get(f"/duels/{duel.id}").get_data(as_text=True)
     assert "This game belongs to the station master." in page

@@ -31,8 +31,8 @@ def _syncthing():
 
 def organizer_db(path, n_players=3):
     db = store.init(path)
-    add_referee(db, "ref", "ref-pass", False, by=None)
-    add_referee(db, "org", "org-pass", True, by=None)
+    add_referee(db, "ref", "ref-password", False, by=None)
+    add_referee(db, "org", "org-password", True, by=None)
     # Passports lead to one address every station answers on (README: Stations).
     with store.write(db):
         settings.put(db, "public_url", "http://10.0.0.1:8080")

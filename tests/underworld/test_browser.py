@@ -12,7 +12,7 @@ from referee.players import service
 from referee.store import players as rows
 
 
-def sign_in(page, base, name="ref", password="ref-pass"):
+def sign_in(page, base, name="ref", password="ref-password"):
     page.goto(base + "/login")
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", password)

@@ -66,7 +66,7 @@ def test_no_form_answers_a_5xx(app, db):
     b = players.create(db, None, {"character": "B", "hp_max": 3, "chance_max": 1,
                                   "cartridges": 2, "suit": "C"})
     duels.start(db, None, a["id"], b["id"])  # so /duels/1/... reach a real duel
-    browser = sign_in(app.test_client(), "org", "org-pass")
+    browser = sign_in(app.test_client(), "org", "org-password")
     for method, url in form_routes(app):
         if url != "/logout":  # it would only sign the fuzzing browser out
             fuzz(browser, method, url)

@@ -54,7 +54,7 @@ def test_the_language_switch_goes_back_only_to_this_site(client, query):
 
 
 def test_signing_in_goes_on_only_to_this_site(client):
-    answer = client.post("/login", data={"name": "ref", "password": "ref-pass",
+    answer = client.post("/login", data={"name": "ref", "password": "ref-password",
                                          "next": "/\t/evil.example", "csrf_token": csrf_of(client)})
     assert answer.status_code == 303 and answer.headers["Location"] == "/"
 

@@ -1,0 +1,86 @@
+"""Issue 12, point 4: sign-ins cannot be guessed (limits per address and per account)."""
+
+from __future__ import annotations
+
+from referee.web import throttle
+from tests.conftest import csrf_of
+
+
+def _form_login(client, name, password, addr="10.0.0.5"):
+    return client.post("/login", data={"name": name, "password": password,
+                                       "csrf_token": csrf_of(client)},
+                       environ_base={"REMOTE_ADDR": addr})
+
+
+def _token(client, name, password, addr="10.0.0.5"):
+    return client.post("/api/v1/token", json={"name": name, "password": password},
+                       environ_base={"REMOTE_ADDR": addr})
+
+
+def test_the_form_refuses_with_429_and_retry_after_after_five_failures_for_one_account(client):
+    for _ in range(5):
+        assert _form_login(client, "ref", "wrong").status_code == 401
+    refused = _form_login(client, "ref", "ref-password")   # even the right one, for now
+    assert refused.status_code == 429
+    wait = int(refused.headers["Retry-After"])
+    assert 1 <= wait <= 61   # the window is a minute; its end is counted in whole seconds
+    page = refused.get_data(as_text=True)
+    assert "Too many failed attempts" in page and "second" in page
+    with client.session_transaction() as session:
+        assert "sid" not in session      # not signed in
+
+
+def test_the_token_call_shares_the_account_count_and_answers_json(client):
+    for _ in range(3):
+        assert _form_login(client, "ref", "wrong").status_code == 401
+    for _ in range(2):
+        assert _token(client, "REF", "wrong").status_code == 401   # names fold case
+    refused = _token(client, "ref", "ref-password")
+    assert refused.status_code == 429
+    assert int(refused.headers["Retry-After"]) >= 1
+    assert "Too many failed attempts" in refused.get_json()["error"]
+
+
+def test_another_account_is_not_slowed_by_guesses_at_the_first(client):
+    for _ in range(5):
+        _token(client, "ref", "wrong")
+    assert _token(client, "ref", "ref-password").status_code == 429
+    assert _token(client, "org", "org-password", addr="10.0.0.6").status_code == 200
+
+
+def test_one_address_trying_many_names_is_stopped_by_the_address_limit(client):
+    for n in range(10):
+        assert _token(client, f"nobody{n}", "guess").status_code == 401
+    assert _token(client, "fresh-name", "guess").status_code == 429
+    # The same account from another address is still let through.
+    assert _token(client, "ref", "ref-password", addr="10.0.0.9").status_code == 200
+
+
+def test_successful_sign_ins_are_never_counted(client):
+    for _ in range(30):
+        assert _token(client, "ref", "ref-password").status_code == 200
+
+
+def test_the_message_speaks_russian(client):
+    for _ in range(5):
+        _token(client, "ref", "wrong")
+    refused = client.post("/api/v1/token", json={"name": "ref", "password": "x"},
+                          headers={"Accept-Language": "ru"},
+                          environ_base={"REMOTE_ADDR": "10.0.0.5"})
+    assert refused.status_code == 429
+    assert "Слишком много" in refused.get_json()["error"]
+
+
+def test_the_delay_grows_past_the_first_tier(client, monkeypatch):
+    """One wrong try a minute never fills the minute's allowance (5), but the hour's (20)
+    fills at the 21st: that wait is counted in tens of minutes, not seconds."""
+    clock = [1_000_000.0]
+    monkeypatch.setattr(throttle.time, "time", lambda: clock[0])  # the limiter's clock too
+    answers = []
+    for _ in range(21):
+        answers.append(_token(client, "ref", "wrong"))
+        clock[0] += 61
+    assert [a.status_code for a in answers[:20]] == [401] * 20
+    assert answers[20].status_code == 429
+    assert int(answers[20].headers["Retry-After"]) > 30 * 60
+    assert "minutes" in answers[20].get_json()["error"]
