@@ -47,7 +47,9 @@ def db_path(tmp_path, _template_db):
 @pytest.fixture(scope="session")
 def _shared_app(_template_db):
     """One app per test process: building one (~110 routes to compile) costs ~0.2 s."""
-    return create_app({"DATABASE": str(_template_db), "TESTING": True})
+    # Refused sign-ins are answered at once here (a test of the delay sets its own).
+    return create_app({"DATABASE": str(_template_db), "TESTING": True,
+                       "SIGN_IN_DELAY_MAX": 0})
 
 
 @pytest.fixture

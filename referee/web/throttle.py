@@ -3,8 +3,10 @@
 Flask-Limiter counts only the attempts that fail (a referee who signs in is never
 slowed down), in moving windows of growing length: a few tries a minute, more an hour,
 more a day. Once a window is full, the form and the token call answer 429 with
-Retry-After and a sentence saying how long to wait, before any password is hashed, so
-that hammering the login costs the laptop almost nothing and the referees' taps go on.
+Retry-After and a sentence saying how long to wait, before any password is hashed. The
+refusal itself comes late (the tarpit): a guesser's connections sleep instead of asking
+again every millisecond, so hammering the login costs the laptop almost nothing and the
+referees' taps go on (benchmarks/bench_login.py).
 
 The counts live in this process's memory: a restart forgets them, and every station
 counts its own (each one is its own door).
@@ -13,6 +15,7 @@ counts its own (each one is its own door).
 from __future__ import annotations
 
 import math
+import threading
 import time
 
 from flask import Flask, current_app, render_template, request
@@ -27,6 +30,15 @@ PER_ADDRESS = "10 per minute;30 per hour;100 per day"
 PER_ACCOUNT = "5 per minute;20 per hour;60 per day"
 # Pairing a new station: its code is the key, so guesses of it are limited the same way.
 PAIRING = "10 per minute;30 per hour"
+
+# A refused attempt is answered late, so that a guesser waits instead of costing the
+# laptop a request every millisecond: 0.25 s, then twice as long each time, up to
+# DELAY_MAX. Only SLOTS refusals wait at once (each holds one of the server's threads,
+# asleep); past that, refusals are answered at once.
+DELAY_FIRST = 0.25
+DELAY_MAX = 2.0
+SLOTS = 8  # `referee serve` gives half its threads (16 by default)
+_REMEMBERED = 4096  # addresses whose refusals in a row are counted
 
 SIGN_INS = ("auth.login", "api.token")
 PAIRINGS = ("stations.join",)
@@ -54,8 +66,38 @@ def wait_seconds(limit: RequestLimit) -> int:
     return max(1, math.ceil(limit.reset_at - time.time()))
 
 
+class Tarpit:
+    """How long to hold each refusal: longer for an address refused again and again."""
+
+    def __init__(self, first: float, most: float, slots: int) -> None:
+        self.first, self.most = first, most
+        self.slots = threading.BoundedSemaphore(slots) if slots > 0 else None
+        self.refused: dict[str, tuple[int, float]] = {}  # address: (in a row, last)
+        self.lock = threading.Lock()
+
+    def hold(self, address: str) -> float:
+        """Wait before a refusal if a slot is free; the seconds waited. Refusals count
+        as in a row while they come less than a minute apart."""
+        now = time.monotonic()
+        with self.lock:
+            if len(self.refused) >= _REMEMBERED:
+                self.refused.clear()
+            times, last = self.refused.get(address, (0, now))
+            times = times + 1 if now - last < 60 else 1
+            self.refused[address] = (times, now)
+        if self.slots is None or self.most <= 0 or not self.slots.acquire(blocking=False):
+            return 0.0
+        delay = min(self.most, self.first * 2 ** min(times - 1, 16))
+        try:
+            time.sleep(delay)
+        finally:
+            self.slots.release()
+        return delay
+
+
 def _refuse(limit: RequestLimit):
-    """The 429: the sign-in page with its sentence, or the API's JSON error."""
+    """The 429, held a while: the sign-in page with its sentence, or the API's JSON error."""
+    current_app.extensions["referee.tarpit"].hold(get_remote_address())
     seconds = wait_seconds(limit)
     if seconds >= 120:
         minutes = math.ceil(seconds / 60)
@@ -90,4 +132,7 @@ def init_app(app: Flask) -> Limiter:
     for endpoint in PAIRINGS:
         app.view_functions[endpoint] = pairing(app.view_functions[endpoint])
     app.extensions["referee.throttle"] = limiter
+    app.extensions["referee.tarpit"] = Tarpit(
+        app.config.get("SIGN_IN_DELAY_FIRST", DELAY_FIRST),
+        app.config.get("SIGN_IN_DELAY_MAX", DELAY_MAX), app.config.get("SIGN_IN_SLOTS", SLOTS))
     return limiter

@@ -84,3 +84,58 @@ def test_the_delay_grows_past_the_first_tier(client, monkeypatch):
     assert answers[20].status_code == 429
     assert int(answers[20].headers["Retry-After"]) > 30 * 60
     assert "minutes" in answers[20].get_json()["error"]
+
+
+def test_a_refusal_is_held_longer_each_time_and_only_so_many_at_once():
+    """The tarpit: a guesser's connection sleeps instead of asking again at once."""
+    tarpit = throttle.Tarpit(first=0.01, most=0.04, slots=1)
+    assert [tarpit.hold("10.0.0.5") for _ in range(4)] == [0.01, 0.02, 0.04, 0.04]
+    assert tarpit.hold("10.0.0.6") == 0.01          # another address starts afresh
+    tarpit.slots.acquire()                          # the one slot is taken...
+    try:
+        assert tarpit.hold("10.0.0.7") == 0.0       # ...so this refusal is not held
+    finally:
+        tarpit.slots.release()
+
+
+def test_the_served_refusal_waits_before_answering(app, client, monkeypatch):
+    import time
+
+    monkeypatch.setitem(app.extensions, "referee.tarpit", throttle.Tarpit(0.2, 0.2, 2))
+    for _ in range(5):
+        _token(client, "ref", "wrong")
+    t0 = time.monotonic()
+    assert _token(client, "ref", "wrong").status_code == 429
+    assert time.monotonic() - t0 >= 0.2
+
+
+class _NewStation:
+    """Stands in for a station's runtime (it needs Syncthing): a new, empty station
+    whose join refuses every code, as a wrong code is refused."""
+
+    def status(self):
+        from referee.stations.runtime import Link
+        return Link()
+
+    def here(self):
+        return {"event": None, "name": "tavern"}
+
+    def poke(self):
+        pass
+
+    def join(self, organizer, code):
+        from referee.rules import N_, RuleError
+        raise RuleError(None, N_("The pairing code is wrong."))
+
+
+def test_pairing_codes_cannot_be_guessed_either(app, client, monkeypatch):
+    """A new station's join form: its code is the key, so wrong codes are limited too."""
+    from referee.stations.web import EXTENSION
+    monkeypatch.setitem(app.extensions, EXTENSION, _NewStation())
+    assert client.get("/stations/join").status_code == 200   # the form, with its token
+    with client.session_transaction() as session:
+        csrf = session["csrf"]
+    answers = [client.post("/stations/join", data={
+        "organizer": "ABC", "code": f"{n:06d}", "csrf_token": csrf},
+        environ_base={"REMOTE_ADDR": "10.0.0.5"}).status_code for n in range(11)]
+    assert answers == [422] * 10 + [429]
