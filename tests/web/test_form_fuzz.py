@@ -9,10 +9,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.games.coup import service as coup
 from referee.games.duel import service as duels
 from referee.players import service as players
 from tests.accounts.test_security import write_routes
+from tests.berserk.test_web import install_test_deck, start_battle
 from tests.conftest import sign_in
+from tests.underworld import test_service as castle
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 # Every field name a form of the app sends, read off the templates.
@@ -60,12 +63,31 @@ def fuzz(browser, method: str, url: str) -> None:
     answers_without_a_crash()
 
 
-def test_no_form_answers_a_5xx(app, db):
+def seed_every_game(db, monkeypatch, tmp_path) -> None:
+    """Game 1 of every kind is a real game in play, so that the fuzz of /duels/1/...,
+    /coup/1/..., /underworld/1/... and /berserk/1/... reaches the games' own code."""
     a = players.create(db, None, {"character": "A", "hp_max": 3, "chance_max": 2,
                                   "cartridges": 3, "suit": "H"})
     b = players.create(db, None, {"character": "B", "hp_max": 3, "chance_max": 1,
                                   "cartridges": 2, "suit": "C"})
-    duels.start(db, None, a["id"], b["id"])  # so /duels/1/... reach a real duel
+    c = players.create(db, None, {"character": "C", "hp_max": 3, "chance_max": 1,
+                                  "cartridges": 2, "suit": "S"})
+    duels.start(db, None, a["id"], b["id"])
+    coup.create(db, None, [a["id"], b["id"], c["id"]])
+    castle.start(db, [a, c], [["I02", "I06", "M01", "M01"], castle.FILLER_B])
+    install_test_deck(tmp_path, monkeypatch)
+    start_battle(db, a, c)
+
+
+def test_the_seeded_games_are_there(app, db, monkeypatch, tmp_path):
+    seed_every_game(db, monkeypatch, tmp_path)
+    kinds = {row[0]: row[1] for row in db.execute(
+        "SELECT kind, count(*) FROM games GROUP BY kind")}
+    assert set(kinds) >= {"coup", "underworld", "berserk"}, kinds
+
+
+def test_no_form_answers_a_5xx(app, db, monkeypatch, tmp_path):
+    seed_every_game(db, monkeypatch, tmp_path)
     browser = sign_in(app.test_client(), "org", "org-password")
     for method, url in form_routes(app):
         if url != "/logout":  # it would only sign the fuzzing browser out
