@@ -12,6 +12,7 @@ from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
 from referee.web.security import local_path, login, organizer_required
 from referee.web.security import logout as end_session
+from referee.web.throttle import remember
 
 bp = Blueprint("auth", __name__)
 
@@ -29,7 +30,8 @@ def login_page():
                                     request.form.get("password", ""))
         if row:
             login(row)
-            return redirect(_safe_next(request.form.get("next")), code=303)
+            return remember(redirect(_safe_next(request.form.get("next")), code=303),
+                            row["name"])
         error = gettext("Wrong name or password.")
     status = 401 if error else 200
     return render_template("accounts/login.html", error=error,

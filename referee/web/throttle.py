@@ -22,6 +22,7 @@ from flask import Flask, current_app, render_template, request
 from flask_babel import gettext, ngettext
 from flask_limiter import Limiter, RequestLimit
 from flask_limiter.util import get_remote_address
+from itsdangerous import BadSignature, URLSafeSerializer
 
 from referee.web.errors import error_response
 
@@ -39,6 +40,12 @@ DELAY_FIRST = 0.25
 DELAY_MAX = 2.0
 SLOTS = 8  # `referee serve` gives half its threads (16 by default)
 _REMEMBERED = 4096  # addresses whose refusals in a row are counted
+
+# A browser that has signed in as an account is remembered (a signed cookie of account
+# names), and guesses made elsewhere at that account do not lock its own referee out.
+KNOWN_COOKIE = "referee_known"
+KNOWN_MAX = 8  # accounts one browser remembers (a shared phone at the referees' table)
+KNOWN_DAYS = 365
 
 SIGN_INS = ("auth.login", "api.token")
 PAIRINGS = ("stations.join",)
@@ -59,6 +66,34 @@ def _account() -> str:
     if not isinstance(name, str) or not name.strip():
         return "-"  # no name: counted as one account, the address limit still applies
     return "account:" + name.strip().casefold()[:80]
+
+
+def _known() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key, salt="known-browser")
+
+
+def known_accounts() -> list[str]:
+    """The accounts this browser has signed in as (none if the cookie was forged)."""
+    try:
+        names = _known().loads(request.cookies.get(KNOWN_COOKIE, ""))
+    except BadSignature:
+        return []
+    return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
+
+
+def _known_browser() -> bool:
+    """Exempt from the account's limit: this browser signed in as this account before."""
+    return _account() in known_accounts()
+
+
+def remember(response, name: str):
+    """After a successful sign-in on the form: this browser knows this account."""
+    key = "account:" + name.strip().casefold()[:80]
+    names = [key] + [n for n in known_accounts() if n != key]
+    response.set_cookie(KNOWN_COOKIE, _known().dumps(names[:KNOWN_MAX]),
+                        max_age=KNOWN_DAYS * 86400, httponly=True, samesite="Lax",
+                        secure=current_app.config.get("SESSION_COOKIE_SECURE", False))
+    return response
 
 
 def wait_seconds(limit: RequestLimit) -> int:
@@ -124,7 +159,8 @@ def init_app(app: Flask) -> Limiter:
     per_address = limiter.shared_limit(PER_ADDRESS, scope="sign-in-address",
                                        methods=["POST"], deduct_when=_failed)
     per_account = limiter.shared_limit(PER_ACCOUNT, scope="sign-in-account", key_func=_account,
-                                       methods=["POST"], deduct_when=_failed)
+                                       methods=["POST"], deduct_when=_failed,
+                                       exempt_when=_known_browser)
     pairing = limiter.shared_limit(PAIRING, scope="pairing", methods=["POST"],
                                    deduct_when=_failed)
     for endpoint in SIGN_INS:

@@ -139,3 +139,22 @@ def test_pairing_codes_cannot_be_guessed_either(app, client, monkeypatch):
         "organizer": "ABC", "code": f"{n:06d}", "csrf_token": csrf},
         environ_base={"REMOTE_ADDR": "10.0.0.5"}).status_code for n in range(11)]
     assert answers == [422] * 10 + [429]
+
+
+def test_guesses_elsewhere_do_not_lock_a_referee_out_of_their_own_phone(app, client):
+    """The account limit spares a browser that signed in as that account before; the
+    guesser's own address is still held back."""
+    phone = app.test_client()
+    assert _form_login(phone, "ref", "ref-password", addr="10.0.0.20").status_code == 303
+    assert phone.post("/logout", data={"csrf_token": csrf_of(phone)}).status_code == 303
+    for _ in range(5):
+        assert _form_login(client, "ref", "wrong", addr="10.0.0.66").status_code == 401
+    assert _form_login(client, "ref", "ref-password", addr="10.0.0.67").status_code == 429
+    assert _form_login(phone, "ref", "ref-password", addr="10.0.0.20").status_code == 303
+
+
+def test_a_forged_known_cookie_is_ignored(app, client):
+    client.set_cookie(throttle.KNOWN_COOKIE, '["account:ref"]')
+    for _ in range(5):
+        _form_login(client, "ref", "wrong")
+    assert _form_login(client, "ref", "ref-password").status_code == 429
