@@ -129,10 +129,20 @@ class Event(Answer):
 
 class Search(BaseModel):
     q: str = Field(None, description="Part of a character's or player's name")
+    limit: int = Field(None, ge=1, le=1000,
+                       description="At most this many players (default 500); the `Link` "
+                                   "header's rel=\"next\" gives the next page and "
+                                   "`X-Total-Count` how many match")
+    after: int = Field(None, description="The page after this player id (the last one "
+                                         "of the page before), in the list's name order")
 
 
 class Page(BaseModel):
     before: int = Field(None, description="Only events older than this event id")
+    limit: int = Field(None, ge=1, le=1000,
+                       description="At most this many events (default 100 for every "
+                                   "referee's, 1000 for a player's); `Link` rel=\"next\" "
+                                   "pages back, `X-Total-Count` counts them all")
 
 
 class PlayerFilter(BaseModel):

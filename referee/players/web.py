@@ -10,7 +10,7 @@ from flask_babel import gettext
 from referee.games.hub import player_panels
 from referee.players import exporting, importing, service
 from referee.players import settings as event_settings
-from referee.rules import N_, RuleError, whole
+from referee.rules import N_, RuleError, whole, whole_arg
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
 from referee.store import events, merge
 from referee.store import players as rows
@@ -102,16 +102,25 @@ def reason() -> str:
 @bp.get("/")
 @referee_required
 def index():
-    """All players, with search by character or player name."""
+    """All players, a page at a time, with search by character or player name."""
+    db = get_db()
     q = request.args.get("q", "")
-    found = rows.search(get_db(), q)
+    after = request.args.get("after", type=whole_arg)
+    found = rows.search(db, q, rows.PAGE + 1, after)
+    page = found[:rows.PAGE]
+    more = None
+    if len(found) > rows.PAGE:
+        more = url_for("players.index", q=q or None, after=page[-1]["id"])
+    listing = {"players": page, "q": q, "more": more, "total": rows.count(db, q)}
+    if is_htmx() and after is not None:
+        return render_template("players/_list.html", **listing, rows_only=True)
     if is_htmx() and request.headers.get("HX-Target") == "player-list":
-        return render_template("players/_list.html", players=found, q=q)
-    # The heavily wounded come first, with their clocks: they are the urgent ones.
-    minutes = int(settings_store.get(get_db(), "death_minutes") or 0)
-    wounded = [(r, wound_clock(r, minutes)) for r in rows.search(get_db())
-               if r["status"] == HEAVY_WOUND]
-    return render_template("players/index.html", players=found, q=q, wounded=wounded)
+        return render_template("players/_list.html", **listing)
+    # The heavily wounded come first, with their clocks: they are the urgent ones, and
+    # every one of them is listed, whatever the page below shows.
+    minutes = int(settings_store.get(db, "death_minutes") or 0)
+    wounded = [(r, wound_clock(r, minutes)) for r in rows.heavily_wounded(db)]
+    return render_template("players/index.html", **listing, wounded=wounded)
 
 
 @bp.get("/players/<int:player_id>")

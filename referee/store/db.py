@@ -46,9 +46,15 @@ def default_path() -> str:
     return os.environ.get("REFEREE_DB") or DEFAULT_FILE
 
 
+def _casefold(text: object) -> object:
+    return text.casefold() if isinstance(text, str) else text
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """Open a connection with foreign keys on and a wait instead of 'database is locked'."""
     conn = sqlite3.connect(str(path), timeout=30, check_same_thread=False)
+    # Search folds case as Python does, Russian included (store.players.search).
+    conn.create_function("casefold", 1, _casefold, deterministic=True)
     db = sqlite_utils.Database(conn)
     db.referee_path = os.path.abspath(path)
     db.execute("PRAGMA foreign_keys = ON")

@@ -70,8 +70,14 @@ def get(db: Database, event_id: int) -> dict | None:
     return _row(rows[0]) if rows else None
 
 
-def for_player(db: Database, player_id: int, limit: int = 200) -> list[dict]:
-    """A player's history, newest first."""
+def for_player(db: Database, player_id: int, limit: int = 200,
+               before: int | None = None) -> list[dict]:
+    """A player's history, newest first (``before``: only events older than that one)."""
+    if before:
+        sql = _SELECT + (" WHERE e.player_id = ? AND e.ord < coalesce((SELECT b.ord FROM "
+                         "events b WHERE b.id = ?), '0|' || printf('%012d', ?)) "
+                         "ORDER BY e.ord DESC LIMIT ?")
+        return [_row(r) for r in fetch(db, sql, [player_id, before, before, limit])]
     sql = _SELECT + " WHERE e.player_id = ? ORDER BY e.ord DESC LIMIT ?"
     return [_row(r) for r in fetch(db, sql, [player_id, limit])]
 
@@ -81,6 +87,14 @@ def standing(db: Database, player_id: int, kind: str) -> list[dict]:
     sql = _SELECT + (" WHERE e.player_id = ? AND e.kind = ? AND NOT EXISTS "
                      "(SELECT 1 FROM events u WHERE u.undoes = e.id) ORDER BY e.ord")
     return [_row(r) for r in fetch(db, sql, [player_id, kind])]
+
+
+def total(db: Database, player_id: int | None = None) -> int:
+    """How many events there are (kept by a trigger), or how many a player has."""
+    if player_id is None:
+        return db.execute("SELECT n FROM tallies WHERE name = 'events'").fetchone()[0]
+    return db.execute("SELECT count(*) FROM events WHERE player_id = ?",
+                      [player_id]).fetchone()[0]
 
 
 def recent(db: Database, limit: int = 100, before: int | None = None) -> list[dict]:

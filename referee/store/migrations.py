@@ -394,3 +394,41 @@ def m009_sessions_end(db: Database) -> None:
         pk="sid_hash", not_null={"referee_id", "epoch", "created_at"},
         foreign_keys=[("referee_id", "referees", "id")])
     db.execute("CREATE INDEX sessions_referee ON sessions(referee_id)")
+
+
+@migrations()
+def m010_players_at_scale(db: Database) -> None:
+    """An event of 10,000 players (issue 13): search through an index, the list in
+    pages, every heavily wounded player found at once.
+
+    ``players_search`` is a full-text index of trigrams over the character and player
+    names, kept in step with ``players`` by triggers (so a merge from another station
+    updates it as any write does); SQLite's trigram tokenizer folds the case of every
+    alphabet, Russian included. The list is read in name order a page at a time through
+    ``players_by_name``; the urgent panel reads ``players_status``."""
+    db.execute("CREATE VIRTUAL TABLE players_search USING fts5(character, player, "
+               "content='players', content_rowid='id', tokenize='trigram case_sensitive 0')")
+    db.execute("INSERT INTO players_search(players_search) VALUES ('rebuild')")
+    db.execute("CREATE TRIGGER players_search_insert AFTER INSERT ON players BEGIN "
+               "INSERT INTO players_search(rowid, character, player) "
+               "VALUES (new.id, new.character, new.player); END")
+    db.execute("CREATE TRIGGER players_search_delete AFTER DELETE ON players BEGIN "
+               "INSERT INTO players_search(players_search, rowid, character, player) "
+               "VALUES ('delete', old.id, old.character, old.player); END")
+    # Only a change of a name touches the index: a tap changes neither.
+    db.execute("CREATE TRIGGER players_search_update AFTER UPDATE OF character, player "
+               "ON players BEGIN "
+               "INSERT INTO players_search(players_search, rowid, character, player) "
+               "VALUES ('delete', old.id, old.character, old.player); "
+               "INSERT INTO players_search(rowid, character, player) "
+               "VALUES (new.id, new.character, new.player); END")
+    db.execute("CREATE INDEX players_by_name ON players(character COLLATE NOCASE, id)")
+    db.execute("CREATE INDEX players_status ON players(status)")
+    # How many events there are, for the API's totals: counting a million rows takes
+    # tens of milliseconds, keeping the count one step per event.
+    db.execute("CREATE TABLE tallies (name TEXT PRIMARY KEY, n INTEGER NOT NULL)")
+    db.execute("INSERT INTO tallies (name, n) SELECT 'events', count(*) FROM events")
+    db.execute("CREATE TRIGGER events_tally_insert AFTER INSERT ON events BEGIN "
+               "UPDATE tallies SET n = n + 1 WHERE name = 'events'; END")
+    db.execute("CREATE TRIGGER events_tally_delete AFTER DELETE ON events BEGIN "
+               "UPDATE tallies SET n = n - 1 WHERE name = 'events'; END")

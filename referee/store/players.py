@@ -22,18 +22,55 @@ def by_token(db: Database, token: str) -> dict | None:
     return rows[0] if rows else None
 
 
-def search(db: Database, q: str = "", limit: int = 500) -> list[dict]:
-    """Players whose character or player name contains q (any case), by character."""
-    q = q.strip()
-    if not q:
-        return fetch(db,
-            "SELECT * FROM players ORDER BY character COLLATE NOCASE, id LIMIT ?", [limit])
-    # SQLite's LIKE/lower() only fold ASCII; Russian names need Python's casefold.
-    needle = q.casefold()
-    rows = fetch(db, "SELECT * FROM players ORDER BY character COLLATE NOCASE, id")
-    found = [r for r in rows
-             if needle in r["character"].casefold() or needle in (r["player"] or "").casefold()]
-    return found[:limit]
+PAGE = 50  # players a page of the list shows; more load on demand
+_ORDER = " ORDER BY p.character COLLATE NOCASE, p.id"
+# The row after which a page starts: later by name, or the same name and a later id
+# (the first condition lets SQLite seek in players_by_name instead of scanning it).
+_AFTER = (" p.character COLLATE NOCASE >= ? AND (p.character COLLATE NOCASE, p.id) > (?, ?)")
+
+
+def _matching(q: str) -> tuple[str, list]:
+    """FROM and WHERE for the players whose character or player name contains q.
+
+    Three characters or more go through the trigram index (players_search), which folds
+    case in every alphabet. Shorter ones scan the names in list order with Python's
+    casefold (registered on each connection, store.db.connect): they match so many
+    players that the first page fills almost at once."""
+    needle = q.strip().casefold()
+    if not needle:
+        return " FROM players p WHERE 1", []
+    if len(needle) >= 3:
+        phrase = '"' + needle.replace('"', '""') + '"'
+        indexed = (" FROM players_search s JOIN players p ON p.id = s.rowid"
+                   " WHERE players_search MATCH ?")
+        return indexed, [phrase]
+    scan = (" FROM players p WHERE (instr(casefold(p.character), ?) OR "
+            "instr(casefold(coalesce(p.player, '')), ?))")
+    return scan, [needle, needle]
+
+
+def search(db: Database, q: str = "", limit: int = 500, after: int | None = None) -> list[dict]:
+    """Players whose character or player name contains q (any case), by character, at
+    most ``limit``, starting after the player ``after`` (a page's last row)."""
+    source, params = _matching(q)
+    if after is not None:
+        mark = db.execute("SELECT character FROM players WHERE id = ?", [after]).fetchone()
+        if mark is None:
+            return []  # no such player to start after: nothing follows it
+        source += " AND" + _AFTER
+        params = [*params, mark[0], mark[0], after]
+    return fetch(db, "SELECT p.*" + source + _ORDER + " LIMIT ?", [*params, limit])
+
+
+def count(db: Database, q: str = "") -> int:
+    """How many players match q (all of them for an empty q)."""
+    source, params = _matching(q)
+    return db.execute("SELECT count(*)" + source, params).fetchone()[0]
+
+
+def heavily_wounded(db: Database) -> list[dict]:
+    """Every heavily wounded player, however many there are: the urgent panel."""
+    return fetch(db, "SELECT p.* FROM players p WHERE p.status = 'heavy_wound'" + _ORDER)
 
 
 COLUMNS = frozenset({
