@@ -28,6 +28,7 @@ from referee.games.underworld.rules import (
     allowed,
     apply,
     awaiting,
+    fight_breakdown,
     legal_actions,
     new_game,
     state_to_dict,
@@ -84,6 +85,12 @@ def check_step(before: State, after: State, action) -> None:
                    for p, q in zip(before.players, after.players, strict=True))
     elif not isinstance(action, EventLevel):
         assert not moved
+    if after.phase == "class_change" and before.phase != "class_change":
+        # U9/U13: offered only on a fight the active player won, a monster or a challenge
+        bd, enc, me = fight_breakdown(before), before.encounter, before.players[before.active].id
+        assert isinstance(action, Fight) and after.streak >= 2
+        won = bd.outcome == "win" if enc.fighter == me else bd.outcome == "loss"
+        assert me in (enc.fighter, enc.defender) and won
 
 
 def extra(state: State, rng: random.Random) -> list:

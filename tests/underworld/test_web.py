@@ -295,6 +295,24 @@ def test_U13_an_event_starts_a_challenge_and_the_defender_plays_first(referee, d
     assert (rows.get(db, a["id"])["level"], rows.get(db, b["id"])["level"]) == (4, 5)
 
 
+def test_U9_U13_a_monster_beaten_then_a_challenge_won_gives_the_class_card(referee, db):
+    a, b = seat(db, "Anna", 5), seat(db, "Boris", 2)
+    game = start(db, [a, b], [FILLER, FILLER_B], passport=True)
+    game = act(db, game, {"kind": "draw", "code": "M02"}, {"kind": "fight"},
+               {"kind": "draw", "code": "E02"},
+               {"kind": "challenge", "challenger": pid(a), "defender": pid(b)})
+    page = text_of(tap(referee, game, kind="fight"))
+    assert "Challenge: Anna 6 against Boris 2: Anna wins (U13)." in page
+    assert "Two fights won in a row (U9): draw a class card or keep the class." in page
+    game = fresh(db, game)
+    page = text_of(tap(referee, game, kind="change_class", code="C01"))
+    assert "Anna becomes" in page and "(C01) (U9)." in page
+    assert "Read the event aloud and follow it, then end it (U5)." in page
+    state = fresh(db, game).state.state
+    assert (state.phase, state.players[0].class_card) == ("event", "C01")
+    assert (rows.get(db, a["id"])["level"], rows.get(db, b["id"])["level"]) == (7, 1)
+
+
 def test_U5_an_event_changes_a_level_then_is_discarded(referee, db, ab):
     a, b = ab
     game = start(db, [a, b], [FILLER, FILLER_B])

@@ -15,7 +15,11 @@ Readings followed where the page leaves a choice:
   and goes from the inventory (else the play area) to the helper's inventory on a win.
 - U12: both kinds of Summoning put the monster among the player's allies until their next
   turn; the Summoning card is discarded once used.
-- U9: only fights against monsters count; any step without a won fight breaks the row.
+- U9/U13: a challenge the active player fights is a fight: won, it counts toward the two
+  fights won in a row (the class card is offered at once, and the event is followed on
+  after it); lost or drawn, the row starts again. A step in which the active player
+  fought no fight of their own (an item, a skill, an event without their challenge, a
+  challenge between two others) breaks the row.
 - U13: an event's challenge may be repeated until the event is ended; losing one ends the
   active player's steps (U6). U17 challenges end the turn.
 - U5: an event's text is followed by the referee, one effect at a time, until the event is

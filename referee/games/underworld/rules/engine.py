@@ -76,7 +76,7 @@ def draw(state: State, a: Draw) -> State:
         raise RuleError("U5", N_("A castle card is drawn only at the start of a step; finish "
                                  "the current step first."))
     card = card_of(state, a.code)
-    state = replace(take_from_castle(state, a.code), step=step)
+    state = replace(take_from_castle(state, a.code), step=step, fought=False)
     if isinstance(card, Monster):  # U5: a monster must be fought
         return replace(state, phase="fight", encounter=Encounter(fighter=me.id, monster=a.code))
     if isinstance(card, Event):
@@ -129,12 +129,30 @@ def fight(state: State, a: Fight) -> State:
         streak = state.streak + 1 if outcome == "win" else 0
         state = replace(state, discard=state.discard + (enc.monster,), streak=streak,
                         may_step=outcome != "loss", phase="step_over")
-        if streak >= 2 and state.class_deck:  # U9: two wins in a row this turn
-            state = replace(state, phase="class_change")
-        return state
-    lost = (enc.fighter == me and outcome == "loss") or (enc.defender == me and outcome == "win")
-    may_step = state.may_step and not lost and enc.from_event  # U6; U17 ends the turn
-    return replace(state, may_step=may_step, phase="event" if enc.from_event else "step_over")
+        return _offer_class(state)
+    if me not in (enc.fighter, enc.defender):  # others fought: the active player did not
+        return replace(state, may_step=state.may_step and enc.from_event,
+                       phase="event" if enc.from_event else "step_over")
+    mine = outcome if enc.fighter == me else reverse
+    # U9/U13: a challenge is a fight: won, it counts toward two in a row; lost or drawn,
+    # the row starts again. Lost, it also ends the steps (U6); U17 ends the turn.
+    streak = state.streak + 1 if mine == "win" else 0
+    may_step = state.may_step and mine != "loss" and enc.from_event
+    state = replace(state, streak=streak, fought=True, may_step=may_step,
+                    phase="event" if enc.from_event else "step_over")
+    return _offer_class(state)
+
+
+def _offer_class(state: State) -> State:
+    # U9: two fights won in a row this turn; after a challenge the event goes on after it
+    if state.streak >= 2 and state.class_deck:
+        return replace(state, phase="class_change")
+    return state
+
+
+def _after_class(state: State) -> str:
+    """The phase after the class change: the event still being followed, if any."""
+    return "event" if state.event else "step_over"
 
 
 def challenge(state: State, a: Challenge) -> State:
@@ -178,7 +196,10 @@ def event_done(state: State, a: EventDone) -> State:
     if state.phase != "event":
         raise RuleError("U5", N_("No event is being followed now; there is nothing to "
                                  "end."))
-    return replace(state, phase="step_over", event="", streak=0,
+    # U9: a step without a fight of the active player's own breaks the row; a challenge
+    # they fought in it left the row as its result did (U13)
+    return replace(state, phase="step_over", event="", fought=False,
+                   streak=state.streak if state.fought else 0,
                    discard=state.discard + (state.event,))
 
 
@@ -206,14 +227,14 @@ def change_class(state: State, a: ChangeClass) -> State:
     me = replace(me, class_card=a.code, past_classes=past, powered=False)
     me, thrown = _fit_class(state, me, klass)
     return replace(with_player(state, me), class_deck=without(state.class_deck, [a.code]),
-                   discard=state.discard + thrown, phase="step_over")
+                   discard=state.discard + thrown, phase=_after_class(state))
 
 
 def keep_class(state: State, a: KeepClass) -> State:
     if state.phase != "class_change":
         raise RuleError("U9", N_("A class card is drawn only after two fights won in a row in "
                                  "one turn; go on with the turn."))
-    return replace(state, phase="step_over")
+    return replace(state, phase=_after_class(state))
 
 
 def begin_turn(state: State, index: int) -> State:
@@ -223,7 +244,7 @@ def begin_turn(state: State, index: int) -> State:
     ending = lasting_round + p.allies
     p = replace(p, play_area=without(p.play_area, lasting_round), allies=())
     state = replace(with_player(state, p), active=index, turn=state.turn + 1, step=1,
-                    streak=0, may_step=True, event="", encounter=None,
+                    streak=0, fought=False, may_step=True, event="", encounter=None,
                     discard=state.discard + ending)
     tens = [q.id for q in state.players if q.level == MAX_LEVEL]
     if p.level < MAX_LEVEL:

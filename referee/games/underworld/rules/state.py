@@ -75,7 +75,8 @@ class State:
     turn: int = 1
     step: int = 1  # the step being taken, 1 or 2 (U6)
     phase: str = "draw"
-    streak: int = 0  # fights won in a row this turn (U9)
+    streak: int = 0  # fights won in a row this turn (U9), challenges too (U13)
+    fought: bool = False  # the active player fought a challenge in this step (U9/U13)
     may_step: bool = True  # U6: no second step after a lost fight, or when an event says so
     event: str = ""
     encounter: Encounter | None = None
