@@ -186,25 +186,31 @@ def test_B6_B2_seed_halving_cost_four_gives_two() -> None:
     assert compare_cost(halved.cost, sniper_cost) == -1
 
 
-def test_B6_seed_one_cost_one_life_strike_111_overwrites_all_three() -> None:
+def test_B6_seed_one_life_movement_one_strike_111_overwrites_all_three() -> None:
+    # The seed's "1 , 1 и 1-1-1" lost its icons: lives, movement, strike (B6 reading).
     elf = card("elf_sorcerer", cost=5, lives=4, strike=[2, 3, 3], movement=2)
-    now = effective(elf, [Overwrite(cost=1, lives=1, strike=SimpleStrike(1, 1, 1),
-                                    source="veide")])
-    assert (now.cost, now.lives, now.strike, now.movement) == (1, 1, SimpleStrike(1, 1, 1), 2)
+    veide = Overwrite(lives=1, movement=1, strike=SimpleStrike(1, 1, 1), source="veide")
+    assert veide.props() == ("lives", "movement", "strike")
+    now = effective(elf, [veide])
+    assert (now.lives, now.movement, now.strike) == (1, 1, SimpleStrike(1, 1, 1))
+    assert (now.cost, now.elite) == (5, False)  # the cost is not one of the three
+    assert [s.value for s in explain(elf, [veide], "movement")] == [2, 1]
+    assert mod_from_dict(mod_to_dict(veide)) == veide
 
 
-def test_B6_seed_halving_twice_rounding_up_13_to_7_and_334_to_222() -> None:
-    mobo = card("mobo", lives=25, strike=[5, 5, 7], movement=1)
-    glasion = Halve(("lives", "strike"), source="glasion")
-    first = effective(mobo, [glasion])
-    assert (first.lives, first.strike) == (13, SimpleStrike(3, 3, 4))
-    second = effective(mobo, [glasion, glasion])
-    assert (second.lives, second.strike, second.movement) == (7, SimpleStrike(2, 2, 2), 1)
-    assert [s.value for s in explain(mobo, [glasion, glasion], "lives")] == [25, 13, 7]
-    # The page's other reading: 13 and 3-3-4 came from an earlier overwrite.
-    over = [Overwrite(lives=13, strike=SimpleStrike(3, 3, 4)), glasion]
-    assert (effective(mobo, over).lives, effective(mobo, over).strike) == (
-        7, SimpleStrike(2, 2, 2))
+def test_B6_seed_glasion_overwrites_13_1_334_then_halves_to_7_1_222() -> None:
+    mobo = card("mobo", lives=5, strike=[2, 2, 3], movement=2)
+    first = Overwrite(lives=13, movement=1, strike=SimpleStrike(3, 3, 4), source="glasion")
+    second = Halve(("lives", "strike"), round_up=True, source="glasion")
+    once = effective(mobo, [first])
+    assert (once.lives, once.movement, once.strike) == (13, 1, SimpleStrike(3, 3, 4))
+    twice = effective(mobo, [first, second])
+    assert (twice.lives, twice.movement, twice.strike) == (7, 1, SimpleStrike(2, 2, 2))
+    assert [s.value for s in explain(mobo, [first, second], "lives")] == [5, 13, 7]
+    assert [s.value for s in explain(mobo, [first, second], "movement")] == [2, 1]
+    # Halving never touches movement: it stays as the first use overwrote it.
+    assert [(s.op, str(s.value)) for s in explain(mobo, [first, second], "strike")] == [
+        ("printed", "2-2-3"), ("overwrite", "3-3-4"), ("halve_up", "2-2-2")]
 
 
 def test_B6_overwrite_replaces_then_plus_minus_lives_add_in_order() -> None:

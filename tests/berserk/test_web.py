@@ -505,14 +505,36 @@ def test_B6_a_modification_from_the_short_list_shows_in_the_history(referee, db,
     assert stored["type"] == "modify" and stored["modification"]["source"] == "a2"
 
 
-def test_B6_seed_example_halving_twice_rounds_up(referee, db, battle):
-    games.act(db, 1, "berserk", battle.id, {"type": "modify", "creature": "b1", "modification": {
-        "op": "overwrite", "lives": 13, "strike": [3, 3, 4]}})
-    for version in (1, 2):
-        post(referee, f"/berserk/{battle.id}/creatures/b1/modify",
-             {"version": str(version), "op": "halve", "halve": ["lives", "strike"]}, htmx=True)
+def test_B6_seed_glasion_one_overwrite_of_three_then_halving_in_two_taps(referee, db, battle):
+    url = f"/berserk/{battle.id}/creatures/b1/modify"
+    html = post(referee, url, {"version": "0", "op": "set_base", "value": "13, 1, 3-3-4",
+                               "source": "glasion"}, htmx=True).get_data(as_text=True)
+    assert ("b1 Defender : lives become 13, movement becomes 1, strike becomes 3-3-4 "
+            "(source glasion)") in text(html)
+    post(referee, url, {"version": "1", "op": "halve", "halve": ["lives", "strike"],
+                        "round": "up", "source": "glasion"}, htmx=True)
     props = berserk.creature(battles.load(db, battle.id).state, "b1").props
-    assert (props.lives, str(props.strike)) == (4, "1-1-1")  # 13 → 7 → 4, 3-3-4 → 2-2-2 → 1-1-1
+    assert (props.lives, props.movement, str(props.strike)) == (7, 1, "2-2-2")
+    stored = [json.loads(r[0]) for r in db.execute("SELECT action FROM game_actions ORDER BY id")]
+    assert stored[0]["modification"] == {"op": "overwrite", "lives": 13, "movement": 1,
+                                         "strike": [3, 3, 4], "source": "glasion"}
+    assert len(stored) == 2  # one effect, one step: one undo takes it back
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("1, 1, 1-1-1", (1, 1, "1-1-1")),
+    ("1 1 1 1 1", (1, 1, "1-1-1")),
+    ("2/3/1-2-2", (2, 3, "1-2-2")),
+    ("13, 3-3-4", (13, 1, "3-3-4")),  # four numbers: lives and strike (for a flyer)
+])
+def test_B6_seed_one_life_movement_one_strike_111_in_one_step(referee, db, battle, value,
+                                                                expected):
+    response = post(referee, f"/berserk/{battle.id}/creatures/b1/modify",
+                    {"version": "0", "op": "set_base", "value": value}, htmx=True)
+    assert response.status_code == 200
+    props = berserk.creature(battles.load(db, battle.id).state, "b1").props
+    assert (props.lives, props.movement, str(props.strike)) == expected
+    assert props.cost == 4  # the cost is not one of the three
 
 
 @pytest.mark.parametrize(("op", "element", "expected"), [
@@ -534,6 +556,7 @@ def test_B9_element_changes(referee, db, battle, op, element, expected):
 @pytest.mark.parametrize(("form", "message"), [
     ({"op": "lives", "value": "many"}, "B6: Enter a whole number for this change"),
     ({"op": "set_strike", "value": "1-1"}, "B5: Enter the new strike as three numbers X-Y-Z"),
+    ({"op": "set_base", "value": "1, 1-1"}, "B6: Enter lives, movement and strike, such as 1"),
     ({"op": "gain"}, "B9: Choose the element first."),
     ({"op": "halve"}, "B6: Tick what is halved"),
     ({"op": "lives", "value": "0"}, ("B6: Lives change by a whole number from -99 to 99 "

@@ -20,8 +20,8 @@ from referee.web.context import get_db
 from referee.web.i18n import rule_message
 
 # The short list of changes a referee reads off a card (B6, B9), in the order shown.
-MOD_OPS = ("lives", "set_lives", "set_strike", "set_cost", "set_movement", "halve", "gain",
-           "become", "lose")
+MOD_OPS = ("lives", "set_lives", "set_strike", "set_cost", "set_movement", "set_base", "halve",
+           "gain", "become", "lose")
 HALVABLE = ("lives", "strike", "cost", "movement")
 PROPS = ("cost", "elite", "lives", "movement", "strike", "elements")
 DICE = tuple(range(1, 7))
@@ -52,6 +52,7 @@ OP_LABELS = {
     "set_strike": N_("Strike becomes X-Y-Z"),
     "set_cost": N_("Cost becomes"),
     "set_movement": N_("Movement becomes"),
+    "set_base": N_("Lives, movement, strike become"),
     "halve": N_("Halve"),
     "gain": N_("Gains an element"),
     "become": N_("Becomes an element"),

@@ -40,6 +40,8 @@ STALE = N_("Someone else changed this battle first; the screen now shows it as i
            "Check it and enter your step again.")
 NEED_VALUE = N_("Enter a whole number for this change, such as 3 or -2.")
 NEED_STRIKE = N_("Enter the new strike as three numbers X-Y-Z, such as 1-1-1.")
+NEED_BASE = N_("Enter lives, movement and strike, such as 1, 1, 1-1-1 (for a flyer or a "
+               "symbiote lives and strike, such as 1, 1-1-1).")
 NEED_ELEMENT = N_("Choose the element first.")
 NEED_HALVED = N_("Tick what is halved: lives, strike, cost or movement.")
 NEED_OP = N_("Choose what changes from the list.")
@@ -202,13 +204,20 @@ def modification_of(form) -> berserk.Modification:
         if not props:
             raise RuleError("B6", NEED_HALVED)
         return Halve(props, form.get("round", "up") != "down", source)
-    if op == "set_strike":
+    if op in ("set_strike", "set_base"):
         parts = [p for p in value.replace(",", " ").replace("-", " ").replace("/", " ").split()
                  if p]
         numbers = [whole(p) for p in parts]
-        if len(numbers) != 3 or None in numbers:
-            raise RuleError("B5", NEED_STRIKE)
-        return Overwrite(strike=SimpleStrike(*numbers), source=source)
+        if op == "set_strike":
+            if len(numbers) != 3 or None in numbers:
+                raise RuleError("B5", NEED_STRIKE)
+            return Overwrite(strike=SimpleStrike(*numbers), source=source)
+        # B6: one effect overwrites all three at once, as the seed's "1, 1 and 1-1-1"
+        if len(numbers) not in (4, 5) or None in numbers:
+            raise RuleError("B6", NEED_BASE)
+        movement = numbers[1] if len(numbers) == 5 else None
+        return Overwrite(lives=numbers[0], movement=movement,
+                         strike=SimpleStrike(*numbers[-3:]), source=source)
     if op not in MOD_OPS:
         raise RuleError("B6", NEED_OP)
     try:

@@ -4,7 +4,7 @@ A modification is one effect as the referee reads it off a card. ``effective`` f
 card's modifications over its printed properties; ``explain`` shows every step that led
 to one property's value. Dict shapes (``mod_to_dict`` / ``mod_from_dict``)::
 
-    {"op": "overwrite", "cost": 1, "lives": 1, "strike": [1, 1, 1], "source": "a4"}
+    {"op": "overwrite", "lives": 1, "movement": 1, "strike": [1, 1, 1], "source": "a4"}
     {"op": "lives", "amount": -3}              # B6: +X / -X lives
     {"op": "halve", "props": ["lives", "strike"], "round_up": true}
     {"op": "gain" | "become" | "lose", "element": "forest"}
@@ -65,7 +65,8 @@ class AddLives:
 
 @dataclass(frozen=True)
 class Halve:
-    """B6 seed: halve some numeric properties, each strike number on its own."""
+    """B6 seed: halve some numeric properties, each strike number on its own (the second
+    use of the seed's effect halves lives and strike, rounding up: 13, 3-3-4 → 7, 2-2-2)."""
 
     props: tuple[str, ...]
     round_up: bool = True
