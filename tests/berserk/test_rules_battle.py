@@ -74,6 +74,29 @@ def rule_of(state: Battle, action: object) -> str:
 # --- Worked examples and rules in play --------------------------------------------------
 
 
+def test_B3_creatures_and_artifacts_start_with_their_printed_lives() -> None:
+    s = battle([card("C5", lives=5), artifact("ART", lives=4)], [card("C2", lives=2)])
+    assert [(c.id, c.props.lives, c.wounds, c.dead) for c in s.creatures] == [
+        ("a1", 5, 0, False), ("a2", 4, 0, False), ("b1", 2, 0, False)]
+    shown = {c["id"]: c["lives_left"] for c in state_to_dict(s)["creatures"]}
+    assert shown == {"a1": 5, "a2": 4, "b1": 2}
+    # An artifact's lives are lives like a creature's: wounds count down from them (B10).
+    s = apply(s, Wound("a2", 3))
+    assert (creature(s, "a2").props.lives, creature(s, "a2").dead) == (4, False)
+    assert {c["id"]: c["lives_left"] for c in state_to_dict(s)["creatures"]}["a2"] == 1
+    s = apply(s, Wound("a2", 1))
+    assert creature(s, "a2").dead and [c.id for c in living(s, "a")] == ["a1"]
+
+
+def test_B3_starting_lives_are_the_card_s_own_even_after_its_copy_changed() -> None:
+    # Two copies of one card: changing the lives of one (B6, B7) leaves the other's
+    # starting lives as printed.
+    s = battle([card("C4", lives=4), card("C4", lives=4)], [card()])
+    s = apply(s, Modify("a1", AddLives(2)))
+    assert (creature(s, "a1").props.lives, creature(s, "a2").props.lives) == (6, 4)
+    assert effective(creature(s, "a2").card).lives == 4
+
+
 def test_B10_example_3_eight_lives_five_wounds_minus_three_lives_dies() -> None:
     s = battle([card(lives=8)], [card()])
     s = apply(s, Wound("a1", 5))

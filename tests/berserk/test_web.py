@@ -473,6 +473,17 @@ def test_B11_a_refused_strike_is_422_with_the_rule_and_nothing_is_stored(referee
     assert db["game_actions"].count == 1
 
 
+def test_B3_each_creature_and_artifact_shows_its_starting_lives(referee, db, battle):
+    html = referee.get(f"/berserk/{battle.id}").get_data(as_text=True)
+    for cid, lives in (("a1", 8), ("a2", 5), ("b1", 8), ("b2", 4), ("b3", 4)):
+        tile = html.split(f'id="cr-{cid}"')[1].split("</summary>")[0]
+        assert f"Lives ♥{lives}" in text(tile) and "wounds 0" in text(tile), cid
+    post(referee, f"/berserk/{battle.id}/creatures/b3/act",
+         {"version": "0", "do": "wound", "amount": "4"}, htmx=True)
+    banner = berserk.creature(battles.load(db, battle.id).state, "b3")
+    assert (banner.props.lives, banner.wounds, banner.dead) == (4, 4, True)  # B10
+
+
 def test_B10_example_3_lowering_lives_kills_at_once(referee, db, battle):
     games.act(db, 1, "berserk", battle.id, {"type": "wound", "creature": "b1", "amount": 5})
     response = post(referee, f"/berserk/{battle.id}/creatures/b1/modify",
