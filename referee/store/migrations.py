@@ -432,3 +432,41 @@ def m010_players_at_scale(db: Database) -> None:
                "UPDATE tallies SET n = n + 1 WHERE name = 'events'; END")
     db.execute("CREATE TRIGGER events_tally_delete AFTER DELETE ON events BEGIN "
                "UPDATE tallies SET n = n - 1 WHERE name = 'events'; END")
+
+
+@migrations()
+def m011_berserk_decks(db: Database) -> None:
+    """A player's registered Berserk-style deck (B14), with every registration kept.
+
+    ``berserk_decks`` holds the deck each player has registered now (one a player): the
+    deck file its cards come from, their counts by code, and the rules numbers it was
+    checked against; squads are hired from it. Each registration or change appends a
+    ``berserk_deck_edits`` row with who, when and the whole deck; ``version`` (the number
+    of saves) refuses a stale form. The edits are append-only like the squads' (and may
+    lose a row only while a late fact is folded in, as m007 allows those).
+    """
+    db["berserk_decks"].create(
+        {"id": int, "player_id": int, "name": str, "deck": str, "cards": str,
+         "settings": str, "version": int, "created_by": int, "created_at": str,
+         "updated_by": int, "updated_at": str},
+        pk="id",
+        not_null={"player_id", "name", "deck", "cards", "settings", "version",
+                  "created_at", "updated_at"},
+        defaults={"name": "", "version": 1},
+        foreign_keys=[("player_id", "players", "id"), ("created_by", "referees", "id"),
+                      ("updated_by", "referees", "id")],
+    )
+    db["berserk_decks"].create_index(["player_id"], unique=True)
+    db["berserk_deck_edits"].create(
+        {"id": int, "deck_id": int, "seq": int, "at": str, "referee_id": int, "deck": str},
+        pk="id",
+        not_null={"deck_id", "seq", "at", "deck"},
+        foreign_keys=[("deck_id", "berserk_decks", "id"), ("referee_id", "referees", "id")],
+    )
+    db["berserk_deck_edits"].create_index(["deck_id", "seq"], unique=True)
+    db.execute("CREATE TRIGGER berserk_deck_edits_no_update BEFORE UPDATE ON "
+               "berserk_deck_edits BEGIN SELECT RAISE(ABORT, 'deck edits are append-only'); "
+               "END")
+    db.execute("CREATE TRIGGER berserk_deck_edits_no_delete BEFORE DELETE ON "
+               "berserk_deck_edits WHEN NOT EXISTS (SELECT 1 FROM fold_state WHERE key = "
+               "'rewinding') BEGIN SELECT RAISE(ABORT, 'deck edits are append-only'); END")
