@@ -7,6 +7,7 @@ import io
 import qrcode
 import qrcode.image.svg
 from flask import Blueprint, Response, abort, render_template, url_for
+from markupsafe import Markup
 
 from referee.players.web import sheet_page, wound_clock
 from referee.store import players as rows
@@ -36,6 +37,13 @@ def qr_svg(data: str) -> bytes:
     out = io.BytesIO()
     code.make_image().save(out)
     return out.getvalue()
+
+
+@bp.app_template_global()
+def passport_qr(url: str) -> Markup:
+    """The QR code of a passport's URL, inline in the sheet: not a second request on each
+    load (an image at /p/… could not be cached anyway: its URL is the passport's key)."""
+    return Markup(qr_svg(url).decode().split("?>", 1)[-1].strip())
 
 
 @bp.get("/p/<token>")

@@ -62,6 +62,24 @@ def sheet_page(row: dict, status: int = 200, **extra):
                            **extra), status
 
 
+def history_update(view: dict) -> str:
+    """The history below the card, brought up to date out of band: only what it lacks.
+
+    The card names the newest row the screen shows (``seen``); the rows above it are
+    sent, to go on top, with any older row they undo, to be marked undone. A tap thus
+    carries one row, not fifty. A screen that names no row of the history gets it whole.
+    """
+    history = view["history"]
+    ids = [e["id"] for e in history]
+    seen = whole(request.form.get("seen", ""))
+    if seen not in ids:
+        return render_template("players/_history.html", **view, oob=True)
+    new = history[:ids.index(seen)]
+    undone = {e["undoes"] for e in new if e["undoes"]}
+    changed = [e for e in history[len(new):] if e["id"] in undone]
+    return render_template("players/_history_update.html", **view, new=new, changed=changed)
+
+
 def card_response(player_id: int, error: str | None = None, status: int = 200):
     """The player's stats card (htmx) or a redirect to the sheet (plain form)."""
     row = rows.get(get_db(), player_id)
@@ -69,9 +87,7 @@ def card_response(player_id: int, error: str | None = None, status: int = 200):
         abort(404)
     if is_htmx():
         view = sheet_view(row)
-        # The history below the card changes with it: swap it too, out of band.
-        html = (render_template("players/_card.html", **view, error=error)
-                + render_template("players/_history.html", **view, oob=True))
+        html = render_template("players/_card.html", **view, error=error) + history_update(view)
         return html, status
     if error:
         return sheet_page(row, status, error=error)

@@ -71,3 +71,46 @@ def test_player_sees_their_passport_read_only(phone, live_server, db):
     assert phone.locator("h1.character").inner_text() == "<b>Орлов</b>"
     assert phone.locator("button").count() == 0
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def rows_shown(phone, player_id: int) -> list[list]:
+    """The history as the screen shows it: each row's id and whether it is marked undone."""
+    return phone.eval_on_selector_all(
+        f"#history-{player_id} li",
+        "items => items.map(li => [li.id, li.classList.contains('undone')])")
+
+
+def test_history_follows_taps_and_undos_as_after_a_reload(phone, live_server, db):
+    row = service.create(db, None, {"character": "Vera", "hp_max": 5, "chance_max": 1,
+                                    "cartridges": 5, "suit": "H"})
+    sign_in(phone, live_server)
+    phone.goto(f"{live_server}/players/{row['id']}")
+    value = "([sel, v]) => document.querySelector(sel).firstChild.textContent.trim() === v"
+    phone.get_by_role("button", name="HP −1").tap()
+    phone.wait_for_function(value, arg=[f"#player-{row['id']} output[data-stat=hp]", "4"])
+    phone.get_by_role("button", name="Cartridges +1").tap()
+    phone.wait_for_function(value, arg=[f"#player-{row['id']} output[data-stat=cartridges]",
+                                        "6"])
+    hp, cartridges = (r[0] for r in db.execute(
+        "SELECT id FROM events WHERE player_id = ? AND kind = 'adjust' ORDER BY id",
+        [row["id"]]))
+    # Each tap's row went on top, once.
+    assert [r[0] for r in rows_shown(phone, row["id"])][:2] == \
+        [f"event-{cartridges}", f"event-{hp}"]
+
+    # Undo the older tap from its row in the history, not the card's latest change.
+    phone.locator(f"#event-{hp} button").tap()
+    phone.locator(f"#event-{hp}.undone").wait_for()
+    undo = db.execute("SELECT id FROM events WHERE undoes = ?", [hp]).fetchone()[0]
+    shown = rows_shown(phone, row["id"])
+    ids = [r[0] for r in shown]
+    assert len(ids) == len(set(ids)) == 4  # create, two taps, the undo: no row twice
+    assert shown[0] == [f"event-{undo}", False]
+    assert [f"event-{hp}", True] in shown
+    assert phone.locator(f"#event-{hp} button").count() == 0
+    assert phone.locator(f"#player-{row['id']} .undo").count() == 1  # the cartridges tap
+    assert phone.locator(f"#player-{row['id']} .last form").get_attribute("action") == \
+        f"/events/{cartridges}/undo"
+
+    phone.reload()
+    assert rows_shown(phone, row["id"]) == shown

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from referee.players import service
+from referee.players.passport import qr_svg
 from tests.conftest import post
 
 
@@ -40,8 +43,75 @@ def test_minus_hp_tap_returns_the_card_and_stores_the_event(referee, db, player)
     assert f'id="player-{player["id"]}"' in html
     assert 'data-stat="hp">2<small>/3</small>' in html
     assert db["players"].get(player["id"])["hp"] == 2
-    # The history below the card is swapped out of band with the new entry.
-    assert f'id="history-{player["id"]}" hx-swap-oob="true"' in html
+    # A screen that names no row it shows (a page from before) gets the whole history.
+    assert f'id="history-{player["id"]}" hx-include="#seen-{player["id"]}" hx-swap-oob="true"' \
+        in html
+
+
+def seen_on(client, player_id: int) -> str:
+    """The newest history row the sheet shows, as its card sends it with each tap."""
+    page = client.get(f"/players/{player_id}").get_data(as_text=True)
+    return re.search(rf'id="seen-{player_id}" name="seen" value="(\d*)"', page).group(1)
+
+
+def rows_in(html: str) -> list[int]:
+    """The history rows an answer carries, in order."""
+    return [int(n) for n in re.findall(r'<li class="event[^"]*" id="event-(\d+)"', html)]
+
+
+def test_a_tap_sends_only_its_new_history_row_to_go_on_top(referee, db, player):
+    for n in range(10):
+        service.adjust(db, 1, player["id"], {"cartridges": 1 if n % 2 else -1})
+    seen = seen_on(referee, player["id"])
+    response = post(referee, f"/players/{player['id']}/adjust", {"hp": "-1", "seen": seen},
+                    htmx=True)
+    html = response.get_data(as_text=True)
+    tap = db.execute("SELECT max(id) FROM events").fetchone()[0]
+    top = html.split(f'<ul hx-swap-oob="afterbegin:#history-{player["id"]}">')[1]
+    assert rows_in(html) == [tap] and "HP 3 → 2" in top
+    # The card now names the new row, so the next tap sends only what follows it.
+    assert f'id="seen-{player["id"]}" name="seen" value="{tap}"' in html
+    assert f'action="/events/{tap}/undo"' in html.split("</section>")[0]  # the card's undo
+    refused = post(referee, f"/players/{player['id']}/adjust",
+                   {"chance": "1", "seen": str(tap)}, htmx=True)
+    assert refused.status_code == 422 and rows_in(refused.get_data(as_text=True)) == []
+
+
+def test_an_undo_puts_its_row_on_top_and_marks_the_undone_row(referee, db, player):
+    tap = service.adjust(db, 1, player["id"], {"hp": -1})["event_id"]
+    seen = seen_on(referee, player["id"])
+    response = post(referee, f"/events/{tap}/undo", {"back": "card", "seen": seen}, htmx=True)
+    html = response.get_data(as_text=True)
+    undo = db.execute("SELECT max(id) FROM events").fetchone()[0]
+    assert rows_in(html) == [undo, tap]
+    top = html.split(f'<ul hx-swap-oob="afterbegin:#history-{player["id"]}">')[1]
+    assert f'id="event-{undo}"' in top and f"#{tap}" in top.split("</ul>")[0]
+    assert f'<li class="event undone" id="event-{tap}" hx-swap-oob="true">' in html
+    marked = html.split(f'id="event-{tap}"')[1].split("</li>")[0]
+    assert ">undone<" in marked
+    assert f"/events/{tap}/undo" not in html  # neither the row nor the card offers it again
+
+
+def test_rows_another_referee_added_meanwhile_come_too(referee, db, player):
+    earlier = service.adjust(db, 2, player["id"], {"cartridges": -1})["event_id"]
+    seen = seen_on(referee, player["id"])
+    # Meanwhile, on another phone: a tap, and the undo of the row this screen shows.
+    other = service.adjust(db, 2, player["id"], {"chance": -1}, "bribe")["event_id"]
+    undo = service.undo(db, 2, earlier)["event_id"]
+    response = post(referee, f"/players/{player['id']}/adjust", {"hp": "-1", "seen": seen},
+                    htmx=True)
+    html = response.get_data(as_text=True)
+    mine = db.execute("SELECT max(id) FROM events").fetchone()[0]
+    assert rows_in(html) == [mine, undo, other, earlier]
+    assert f'<li class="event undone" id="event-{earlier}" hx-swap-oob="true">' in html
+
+
+def test_the_sheet_carries_the_passport_qr_code_inline(referee, db, player):
+    html = referee.get(f"/players/{player['id']}").get_data(as_text=True)
+    qr = html.split('<div class="qr" role="img" aria-label="QR code of the passport">')[1]
+    expected = qr_svg(f"http://localhost/p/{player['passport_token']}").decode()
+    assert qr.startswith(expected.split("?>", 1)[1].strip())
+    assert "/qr.svg" not in html and "<?xml" not in html  # no second request for it
 
 
 def test_plain_form_post_redirects_to_the_sheet(referee, db, player):
