@@ -48,14 +48,15 @@ def drive(port: int, path: str, headers: dict, clients: int, total: int) -> tupl
     latencies: list[float] = []
     lock = threading.Lock()
     per_client = total // clients
-    body = json.dumps({"cartridges": 1})
+    # +1 then -1: the cartridges stay within their bound (0-999) however long it runs
+    bodies = [json.dumps({"cartridges": 1}), json.dumps({"cartridges": -1})]
 
     def client() -> None:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         mine = []
-        for _ in range(per_client):
+        for n in range(per_client):
             t0 = time.perf_counter()
-            conn.request("POST", path, body=body,
+            conn.request("POST", path, body=bodies[n % 2],
                           headers={"Content-Type": "application/json", **headers})
             response = conn.getresponse()
             response.read()

@@ -399,31 +399,36 @@ def m009_sessions_end(db: Database) -> None:
 @migrations()
 def m010_players_at_scale(db: Database) -> None:
     """An event of 10,000 players (issue 13): search through an index, the list in
-    pages, every heavily wounded player found at once.
+    pages, every heavily wounded player found at once, the events counted.
 
-    ``players_search`` is a full-text index of trigrams over the character and player
-    names, kept in step with ``players`` by triggers (so a merge from another station
-    updates it as any write does); SQLite's trigram tokenizer folds the case of every
-    alphabet, Russian included. The list is read in name order a page at a time through
-    ``players_by_name``; the urgent panel reads ``players_status``."""
-    db.execute("CREATE VIRTUAL TABLE players_search USING fts5(character, player, "
-               "content='players', content_rowid='id', tokenize='trigram case_sensitive 0')")
-    db.execute("INSERT INTO players_search(players_search) VALUES ('rebuild')")
-    db.execute("CREATE TRIGGER players_search_insert AFTER INSERT ON players BEGIN "
-               "INSERT INTO players_search(rowid, character, player) "
-               "VALUES (new.id, new.character, new.player); END")
-    db.execute("CREATE TRIGGER players_search_delete AFTER DELETE ON players BEGIN "
-               "INSERT INTO players_search(players_search, rowid, character, player) "
-               "VALUES ('delete', old.id, old.character, old.player); END")
-    # Only a change of a name touches the index: a tap changes neither.
+    ``players.search_key`` holds both names folded by Python's casefold (Russian
+    included), and ``players_search`` indexes its trigrams, so a search is a substring
+    match of the folded names, through the index from three characters on. Triggers keep
+    both in step with every write, a merge from another station included; the key's
+    trigger calls ``casefold``, which every connection of the app registers
+    (store.db.connect)."""
+    db.execute("ALTER TABLE players ADD COLUMN search_key TEXT NOT NULL DEFAULT ''")
+    db.execute("CREATE VIRTUAL TABLE players_search USING fts5(search_key, "
+               "content='players', content_rowid='id', tokenize='trigram')")
+    key = ("UPDATE players SET search_key = casefold(new.character || char(10) || "
+           "coalesce(new.player, '')) WHERE id = new.id;")
+    # A new key replaces the old one in the index (none yet for a new row: nothing goes).
+    db.execute("CREATE TRIGGER players_search_key AFTER UPDATE OF search_key ON players "
+               "BEGIN INSERT INTO players_search(players_search, rowid, search_key) "
+               "SELECT 'delete', old.id, old.search_key WHERE old.search_key <> ''; "
+               "INSERT INTO players_search(rowid, search_key) VALUES (new.id, new.search_key); "
+               "END")
+    db.execute(f"CREATE TRIGGER players_search_insert AFTER INSERT ON players BEGIN {key} END")
+    # Only a change of a name makes a new key: a tap changes neither.
     db.execute("CREATE TRIGGER players_search_update AFTER UPDATE OF character, player "
-               "ON players BEGIN "
-               "INSERT INTO players_search(players_search, rowid, character, player) "
-               "VALUES ('delete', old.id, old.character, old.player); "
-               "INSERT INTO players_search(rowid, character, player) "
-               "VALUES (new.id, new.character, new.player); END")
+               f"ON players BEGIN {key} END")
+    db.execute("CREATE TRIGGER players_search_delete AFTER DELETE ON players BEGIN "
+               "INSERT INTO players_search(players_search, rowid, search_key) "
+               "SELECT 'delete', old.id, old.search_key WHERE old.search_key <> ''; END")
+    db.execute("UPDATE players SET search_key = "
+               "casefold(character || char(10) || coalesce(player, ''))")
     db.execute("CREATE INDEX players_by_name ON players(character COLLATE NOCASE, id)")
-    db.execute("CREATE INDEX players_status ON players(status)")
+    db.execute("CREATE INDEX players_status ON players(status, character COLLATE NOCASE, id)")
     # How many events there are, for the API's totals: counting a million rows takes
     # tens of milliseconds, keeping the count one step per event.
     db.execute("CREATE TABLE tallies (name TEXT PRIMARY KEY, n INTEGER NOT NULL)")

@@ -30,13 +30,14 @@ _AFTER = (" p.character COLLATE NOCASE >= ? AND (p.character COLLATE NOCASE, p.i
 
 
 def _matching(q: str) -> tuple[str, list]:
-    """FROM and WHERE for the players whose character or player name contains q.
+    """FROM and WHERE for the players whose character or player name contains q, as
+    Python's casefold sees it (any case, in any alphabet).
 
-    Three characters or more go through the trigram index (players_search), which folds
-    case in every alphabet. Shorter ones scan the names in list order with Python's
-    casefold (registered on each connection, store.db.connect): they match so many
-    players that the first page fills almost at once."""
-    needle = q.strip().casefold()
+    Both names are kept folded (search_key, a newline apart, which no search holds).
+    Three characters or more go through the trigram index of that key (players_search);
+    shorter ones scan it in list order: they match so many players that the first page
+    fills at once."""
+    needle = q.strip().casefold().replace("\n", " ")
     if not needle:
         return " FROM players p WHERE 1", []
     if len(needle) >= 3:
@@ -44,9 +45,7 @@ def _matching(q: str) -> tuple[str, list]:
         indexed = (" FROM players_search s JOIN players p ON p.id = s.rowid"
                    " WHERE players_search MATCH ?")
         return indexed, [phrase]
-    scan = (" FROM players p WHERE (instr(casefold(p.character), ?) OR "
-            "instr(casefold(coalesce(p.player, '')), ?))")
-    return scan, [needle, needle]
+    return " FROM players p WHERE instr(p.search_key, ?)", [needle]
 
 
 def search(db: Database, q: str = "", limit: int = 500, after: int | None = None) -> list[dict]:
@@ -66,6 +65,17 @@ def count(db: Database, q: str = "") -> int:
     """How many players match q (all of them for an empty q)."""
     source, params = _matching(q)
     return db.execute("SELECT count(*)" + source, params).fetchone()[0]
+
+
+def filterable(db: Database, kind: str) -> list[dict]:
+    """The players a list of games of this kind can be filtered by: those seated in one
+    (``"squads"``: those with a saved Berserk squad), by name."""
+    if kind == "squads":
+        source = " FROM players p WHERE p.id IN (SELECT player_id FROM berserk_squads)"
+        return fetch(db, "SELECT p.*" + source + _ORDER)
+    source = (" FROM players p WHERE p.id IN (SELECT gp.player_id FROM game_players gp "
+              "JOIN games g ON g.id = gp.game_id WHERE g.kind = ?)")
+    return fetch(db, "SELECT p.*" + source + _ORDER, [kind])
 
 
 def heavily_wounded(db: Database) -> list[dict]:

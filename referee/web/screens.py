@@ -34,6 +34,12 @@ def form_version() -> int | None:
     return whole(raw)
 
 
+# Whose games (or squads) each list's filter offers: only players who have some, so that
+# an event of 10,000 players does not put 10,000 names in every list's menu.
+_FILTERS = {"duels": "duel", "coup": "coup", "underworld": "underworld",
+            "berserk": "berserk", "berserk_squads": "squads"}
+
+
 def list_page(template: str, listing: Callable[[Any, int | None], list], name: str,
               **extra: Callable[[list], object]):
     """A list of games (or squads), newest first; ``?player=<id>`` keeps that player's.
@@ -45,7 +51,7 @@ def list_page(template: str, listing: Callable[[Any, int | None], list], name: s
     player = players.get(db, player_id) if player_id else None
     listed = listing(db, player["id"] if player else None)
     return render_template(template, **{name: listed}, player=player,
-                           players=players.search(db, ""),
+                           players=players.filterable(db, _FILTERS.get(request.blueprint, "")),
                            **{key: make(listed) for key, make in extra.items()})
 
 
