@@ -57,8 +57,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     from referee.players import web as players
     from referee.printing import web as printing
     from referee.stations import web as stations
-    from referee.web import context, errors, i18n, security, throttle
+    from referee.web import context, errors, i18n, security, throttle, wire
 
+    wire.init_app(app)  # first: Flask runs its after_request last, on the final body
     context.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
