@@ -17,7 +17,6 @@ import http.client
 import json
 import random
 import re
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -27,6 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT))
 
 from bench_stats import free_port, start
 
@@ -38,7 +38,9 @@ def make_event(path: str, players: int, events: int) -> None:
     """A demo database grown to ``players`` players and ``events`` stat changes."""
     subprocess.run([sys.executable, "-m", "referee.cli", "demo", "--db", path], check=True,
                    stdout=subprocess.DEVNULL)
-    db = sqlite3.connect(path)
+    from referee.store import connect  # its connections fold the names for search
+
+    db = connect(path).conn
     rng = random.Random(7)
     start_id = db.execute("SELECT max(id) FROM players").fetchone()[0] + 1
     now = "2026-12-01T12:00:00+00:00"

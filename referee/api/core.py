@@ -140,8 +140,8 @@ def list_players():
     """Every player, or those matching ?q= by character or player name, in name order, a
     page at a time (?limit=, ?after=)."""
     limit, q = _limit(500), request.args.get("q", "")
-    found = rows.search(get_db(), q, limit + 1, _id_arg("after"))
-    return _paged([player_json(r) for r in found], limit, rows.count(get_db(), q), "after",
+    found, total = rows.page(get_db(), q, limit, _id_arg("after"))
+    return _paged([player_json(r) for r in found], limit, total, "after",
                   found[limit - 1]["id"] if len(found) > limit else None)
 
 

@@ -122,12 +122,12 @@ def index():
     db = get_db()
     q = request.args.get("q", "")
     after = request.args.get("after", type=whole_arg)
-    found = rows.search(db, q, rows.PAGE + 1, after)
+    found, total = rows.page(db, q, rows.PAGE, after)
     page = found[:rows.PAGE]
     more = None
     if len(found) > rows.PAGE:
         more = url_for("players.index", q=q or None, after=page[-1]["id"])
-    listing = {"players": page, "q": q, "more": more, "total": rows.count(db, q)}
+    listing = {"players": page, "q": q, "more": more, "total": total}
     if is_htmx() and after is not None:
         return render_template("players/_list.html", **listing, rows_only=True)
     if is_htmx() and request.headers.get("HX-Target") == "player-list":

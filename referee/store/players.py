@@ -29,29 +29,56 @@ _ORDER = " ORDER BY p.character COLLATE NOCASE, p.id"
 _AFTER = (" p.character COLLATE NOCASE >= ? AND (p.character COLLATE NOCASE, p.id) > (?, ?)")
 
 
-def _matching(q: str) -> tuple[str, list]:
-    """FROM and WHERE for the players whose character or player name contains q, as
-    Python's casefold sees it (any case, in any alphabet).
+_INDEXED = " WHERE p.id IN (SELECT rowid FROM players_search WHERE players_search MATCH ?)"
+# Past this many matches, walking the list in name order (and reading each folded key)
+# finds a page sooner than gathering and sorting every match the index gives.
+_MANY = 400
 
-    Both names are kept folded (search_key, a newline apart, which no search holds).
-    Three characters or more go through the trigram index of that key (players_search);
-    shorter ones scan it in list order: they match so many players that the first page
-    fills at once."""
-    needle = q.strip().casefold().replace("\n", " ")
+
+def _needle(q: str) -> str:
+    """What a search looks for: q folded as Python's casefold does (both names are kept
+    folded in search_key, a newline apart, which no search holds)."""
+    return q.strip().casefold().replace("\n", " ")
+
+
+def _phrase(needle: str) -> str:
+    return '"' + needle.replace('"', '""') + '"'
+
+
+def count(db: Database, q: str = "") -> int:
+    """How many players match q (all of them for an empty q)."""
+    needle = _needle(q)
     if not needle:
-        return " FROM players p WHERE 1", []
+        return db.execute("SELECT count(*) FROM players").fetchone()[0]
     if len(needle) >= 3:
-        phrase = '"' + needle.replace('"', '""') + '"'
-        indexed = (" FROM players_search s JOIN players p ON p.id = s.rowid"
-                   " WHERE players_search MATCH ?")
-        return indexed, [phrase]
-    return " FROM players p WHERE instr(p.search_key, ?)", [needle]
+        return db.execute("SELECT count(*) FROM players_search WHERE players_search "
+                          "MATCH ?", [_phrase(needle)]).fetchone()[0]
+    return db.execute("SELECT count(*) FROM players WHERE instr(search_key, ?)",
+                      [needle]).fetchone()[0]
 
 
-def search(db: Database, q: str = "", limit: int = 500, after: int | None = None) -> list[dict]:
-    """Players whose character or player name contains q (any case), by character, at
-    most ``limit``, starting after the player ``after`` (a page's last row)."""
-    source, params = _matching(q)
+def search(db: Database, q: str = "", limit: int = 500, after: int | None = None,
+           matches: int | None = None) -> list[dict]:
+    """Players whose character or player name contains q (any case, any alphabet), by
+    character, at most ``limit``, starting after the player ``after`` (a page's last row).
+
+    Three characters or more go through the trigram index of the folded names
+    (players_search), shorter ones through the index of the folded names themselves;
+    the matches are then put in name order. When very many match, the list is read in
+    name order instead, and a page fills at once. ``matches``: count(db, q), if known."""
+    needle = _needle(q)
+    source, params = " FROM players p WHERE 1", []
+    if matches is None and needle:
+        matches = count(db, q)
+    if needle and matches > _MANY:  # a page is found at once in list order
+        source = " FROM players p INDEXED BY players_by_name WHERE instr(p.search_key, ?)"
+        params = [needle]
+    elif len(needle) >= 3:
+        source, params = " FROM players p" + _INDEXED, [_phrase(needle)]
+    elif needle:  # too short for trigrams: the folded names, read from their own index
+        source = (" FROM players p WHERE p.id IN (SELECT id FROM players "
+                  "INDEXED BY players_search_keys WHERE instr(search_key, ?))")
+        params = [needle]
     if after is not None:
         mark = db.execute("SELECT character FROM players WHERE id = ?", [after]).fetchone()
         if mark is None:
@@ -61,10 +88,11 @@ def search(db: Database, q: str = "", limit: int = 500, after: int | None = None
     return fetch(db, "SELECT p.*" + source + _ORDER + " LIMIT ?", [*params, limit])
 
 
-def count(db: Database, q: str = "") -> int:
-    """How many players match q (all of them for an empty q)."""
-    source, params = _matching(q)
-    return db.execute("SELECT count(*)" + source, params).fetchone()[0]
+def page(db: Database, q: str, limit: int, after: int | None) -> tuple[list[dict], int]:
+    """One page of a search (``limit`` + 1 rows: the last one says more follow) and how
+    many match in all."""
+    matches = count(db, q)
+    return search(db, q, limit + 1, after, matches), matches
 
 
 def filterable(db: Database, kind: str) -> list[dict]:
