@@ -16,6 +16,9 @@ from referee.accounts.service import add_referee
 from referee.app import create_app
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb")
+# A registered deck of the sample set that keeps B14: 30 cards, one of the unique B10.
+SAMPLE_DECK = [*({"code": f"B{i:02d}", "count": 3} for i in range(1, 10)),
+               {"code": "B10", "count": 1}, {"code": "B11", "count": 2}]
 
 
 @dataclass
@@ -73,6 +76,8 @@ def make_world(path) -> World:
         "cards": [{"code": "B05"}, {"code": "B07"}]})["id"]
     ids["battle"] = world.call("post", "/api/v1/berserk/battles", 201, json={
         "a": ids["squad"], "b": ids["squad_b"]})["id"]
+    ids["deck"] = world.call("post", "/api/v1/berserk/registered-decks", 201, json={
+        "player": ids["Gleb"], "deck": "berserk-sample", "cards": SAMPLE_DECK})["id"]
     ids["event"] = world.call("get", f"/api/v1/players/{vera}/events", 200)[0]["id"]
     return world
 
@@ -96,5 +101,5 @@ def path_ids(world: World, path: str) -> dict[str, int]:
     game = ids["coup"] if "/coup/" in path else ids["castle"] if "/castle/" in path \
         else ids["battle"]
     known = {"player_id": ids["Anna"], "duel_id": ids["duel"], "squad_id": ids["squad"],
-             "event_id": ids["event"], "game_id": game}
+             "event_id": ids["event"], "game_id": game, "deck_id": ids["deck"]}
     return {name: value for name, value in known.items() if "{" + name + "}" in path}

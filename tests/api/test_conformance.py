@@ -14,6 +14,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from tests.api.conftest import SAMPLE_DECK
+
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]
 B = "/api/v1/berserk"
@@ -182,6 +184,19 @@ def walk_berserk(w: Walk, ids: dict) -> None:
     w("post", B + "/battles/{game_id}/actions", 200, battle, body=tap)
     w("post", B + "/battles/{game_id}/actions", 409, battle, body={**tap, "version": 0})
     w("post", B + "/battles/{game_id}/undo", 200, battle, body={})
+    cards = SAMPLE_DECK
+    w("post", B + "/registered-decks/check", 200, body={"deck": "berserk-sample",
+                                                       "cards": cards[:2]})
+    w("get", B + "/registered-decks", 200, query={"player": ids["Gleb"]})
+    w("post", B + "/registered-decks", 422, body={"player": ids["Gleb"],
+                                                 "deck": "berserk-sample", "cards": cards})
+    made = w("post", B + "/registered-decks", 201, body={"player": ids["Vera"],
+                                                        "deck": "berserk-sample",
+                                                        "cards": cards})
+    deck = {"deck_id": made["id"]}
+    w("get", B + "/registered-decks/{deck_id}", 200, deck)
+    w("put", B + "/registered-decks/{deck_id}", 200, deck, body={"version": 1, "name": "Two"})
+    w("put", B + "/registered-decks/{deck_id}", 409, deck, body={"version": 1, "name": "X"})
 
 
 def walk_stations(w: Walk, ids: dict) -> None:

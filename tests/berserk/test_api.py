@@ -166,12 +166,14 @@ def test_B10_example_3_a_modification_of_lives_kills_at_once(api, battle):
 
 def test_B6_B9_modifications_through_the_api(api, battle):
     url = f"{B}/battles/{battle.id}/modifications"
+    # B6 seed: "1 , 1 и 1-1-1" is lives 1, movement 1, strike 1-1-1, the cost untouched
     api("post", url, json={"creature": "b2", "modification": {
-        "op": "overwrite", "cost": 1, "lives": 1, "strike": [1, 1, 1], "source": "a2"}})
+        "op": "overwrite", "lives": 1, "movement": 1, "strike": [1, 1, 1], "source": "a2"}})
     body = api("post", url, json={"creature": "b2", "modification": {
         "op": "become", "element": "fire"}}).get_json()
     b2 = creature(body, "b2")["effective"]
-    assert (b2["cost"], b2["lives"], b2["strike"], b2["elements"]) == (1, 1, [1, 1, 1], ["fire"])
+    assert (b2["cost"], b2["lives"], b2["movement"], b2["strike"], b2["elements"]) == (
+        5, 1, 1, [1, 1, 1], ["fire"])
     bad = api("post", url, json={"creature": "b2", "modification": {"op": "explode"}})
     assert bad.status_code == 422 and "cannot be read" in bad.get_json()["error"]
     unknown = api("post", url, json={"creature": "zz", "modification": {"op": "lives",
@@ -209,3 +211,88 @@ def test_openapi_documents_the_berserk_routes(client):
                  "/api/v1/berserk/battles/{game_id}/modifications",
                  "/api/v1/berserk/battles/{game_id}/undo"):
         assert path in paths
+
+
+# Registered decks (B14) -----------------------------------------------------------------
+
+DECK = [{"code": c, "count": n} for c, n in (
+    ("F7", 2), ("M5", 3), ("N3", 3), ("FL10", 3), ("FL6", 3), ("E20", 3), ("U1", 1),
+    ("S234", 3), ("S123", 3), ("XC", 3), ("ART", 3))]  # 30 cards, two Forest Lords
+
+
+def decks_stored(db) -> tuple:
+    return tuple(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                 for t in ("berserk_decks", "berserk_deck_edits"))
+
+
+def test_B14_a_deck_is_checked_registered_listed_and_changed(api, db, deck_dir, anna):
+    sm = api("post", f"{B}/registered-decks/check", json={
+        "deck": "berserk-test", "cards": DECK[:2]}).get_json()
+    assert (sm["cards"], sm["ok"], sm["deck_min"], sm["deck_max"]) == (5, False, 30, 50)
+    assert sm["problems"] == [{"rule": "B14", "error": "B14: The deck has 5 cards; a deck "
+                               "needs 30 to 50 cards: add 25 more."}]
+    assert decks_stored(db) == (0, 0)
+    response = api("post", f"{B}/registered-decks", json={
+        "player": anna["id"], "name": "Main", "deck": "berserk-test", "cards": DECK})
+    assert response.status_code == 201, response.get_json()
+    deck = response.get_json()
+    assert (deck["player"], deck["version"], deck["summary"]["cards"], deck["summary"]["ok"]) \
+        == (anna["id"], 1, 30, True)
+    assert deck["cards"] == DECK and decks_stored(db) == (1, 1)
+    listed = api("get", f"{B}/registered-decks?player={anna['id']}").get_json()
+    assert [d["id"] for d in listed] == [deck["id"]]
+    changed = api("put", f"{B}/registered-decks/{deck['id']}", json={
+        "version": 1, "cards": [{**c, "count": 3} if c["code"] == "F7" else c for c in DECK]})
+    assert changed.status_code == 200 and changed.get_json()["summary"]["cards"] == 31
+    stale = api("put", f"{B}/registered-decks/{deck['id']}", json={"version": 1, "name": "X"})
+    assert stale.status_code == 409 and "Someone else saved this deck" in stale.get_json()[
+        "error"]
+    full = api("get", f"{B}/registered-decks/{deck['id']}").get_json()
+    assert [e["version"] for e in full["edits"]] == [2, 1] and full["squads"] == []
+    assert full["edits"][0]["referee"] == "ref"
+    assert api("get", f"{B}/registered-decks/999").status_code == 404
+
+
+@pytest.mark.parametrize(("cards", "rule", "text"), [
+    (DECK[:3], "B14", "The deck has 8 cards; a deck needs 30 to 50 cards: add 22 more."),
+    ([*DECK[1:], {"code": "F7", "count": 4}], "B14", "F7 appears 4 times; keep at most 3"),
+    ([*DECK[:6], {"code": "U1", "count": 2}, *DECK[7:]], "B14", "U1 is unique"),
+    ([*DECK, {"code": "ZZ", "count": 1}], None, "Card ZZ is not in the deck berserk-test"),
+    ([*DECK, {"code": "F7", "count": 1}], None, "each card once"),
+    ([{"code": "F7", "count": -1}], "B14", "The count of F7 must be a whole number"),
+    ("F7", None, "a list like"),
+])
+def test_B14_a_deck_breaking_B14_is_422_with_the_rule_and_nothing_is_stored(
+        api, db, deck_dir, anna, cards, rule, text):
+    response = api("post", f"{B}/registered-decks", json={
+        "player": anna["id"], "deck": "berserk-test", "cards": cards})
+    assert response.status_code == 422
+    assert response.get_json().get("rule") == rule and text in response.get_json()["error"]
+    assert decks_stored(db) == (0, 0)
+
+
+def test_B14_squads_are_hired_from_the_registered_deck_through_the_api(api, db, deck_dir,
+                                                                       anna, boris):
+    unchecked = save_squad(db, anna, ["F7", "F7", "F7"])
+    shown = api("get", f"{B}/squads/{unchecked['id']}").get_json()
+    assert shown["registered_deck"] is None and shown["summary"]["ok"] is True
+    deck = api("post", f"{B}/registered-decks", json={
+        "player": anna["id"], "deck": "berserk-test", "cards": DECK}).get_json()
+    shown = api("get", f"{B}/squads/{unchecked['id']}").get_json()
+    assert shown["registered_deck"] == deck["id"] and shown["summary"]["ok"] is False
+    assert shown["summary"]["problems"][-1]["rule"] == "B14"
+    three = [{"code": "F7"}] * 3
+    refused = api("post", f"{B}/squads", json={"player": anna["id"], "deck": "berserk-test",
+                                                 "cards": three})
+    assert refused.status_code == 422 and refused.get_json()["rule"] == "B14"
+    assert "holds 2; take out 1" in refused.get_json()["error"]
+    checked = api("post", f"{B}/squads/check", json={"deck": "berserk-test", "cards": three,
+                                                     "player": anna["id"]}).get_json()
+    assert checked["ok"] is False and "holds 2" in checked["problems"][-1]["error"]
+    plain = api("post", f"{B}/squads/check", json={"deck": "berserk-test", "cards": three})
+    assert plain.get_json()["ok"] is True  # an old client's check: no player, no deck
+    assert api("post", f"{B}/squads/check", json={
+        "deck": "berserk-test", "cards": three, "player": 999}).status_code == 422
+    made = api("post", f"{B}/squads", json={"player": boris["id"], "deck": "berserk-test",
+                                             "cards": three})
+    assert made.status_code == 201 and made.get_json()["registered_deck"] is None

@@ -8,9 +8,9 @@ import re
 
 from playwright.sync_api import expect
 
+from referee.games.berserk import registered, squads
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
-from referee.games.berserk import squads
 from referee.players import service
 
 
@@ -139,3 +139,48 @@ def test_B12_B14_build_a_squad_then_B11_settle_a_strike_in_few_taps(phone, live_
     assert phone.locator(f"#battle-{game_id}").get_attribute("data-version") == "3"
     assert "wounds 2" in phone.locator("#cr-b1 .cr-sum").inner_text()
     assert no_sideways_scroll(phone)
+
+
+def test_B14_register_a_deck_on_a_360px_phone_then_hire_a_squad_from_it(browser,
+                                                                       live_server, db):
+    anna = service.create(db, None, {"character": "Anna", "hp_max": 3, "chance_max": 1,
+                                     "cartridges": 1, "suit": "H"})
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  has_touch=True, locale="en-US", device_scale_factor=2)
+    phone = context.new_page()
+    phone.set_default_timeout(10_000)
+    sign_in(phone, live_server)
+    phone.goto(f"{live_server}/berserk/registered-decks/new?player={anna['id']}")
+    form = phone.locator("#deck-register")
+    assert form.get_attribute("data-cards") == "0"
+    assert no_sideways_scroll(phone)
+    for box in (phone.locator("li[data-code='B01'] button[name=plus]").bounding_box(),
+                phone.locator("li[data-code='B01'] input.count").bounding_box()):
+        assert box["width"] >= 44 and box["height"] >= 44
+    # A decklist typed in: three of B01–B09, then taps for the rest (B14).
+    for i in range(1, 10):
+        phone.locator(f"input[name=n_B{i:02d}]").fill("3")
+        phone.locator(f"input[name=n_B{i:02d}]").dispatch_event("change")
+        phone.wait_for_selector(f"#deck-register[data-cards='{3 * i}']")
+    for code, cards in (("B10", 28), ("B11", 29), ("B11", 30)):
+        phone.locator(f"li[data-code='{code}'] button[name=plus]").tap()
+        phone.wait_for_selector(f"#deck-register[data-cards='{cards}']")
+    phone.locator("li[data-code='B10'] button[name=plus]").tap()  # a second unique card
+    phone.wait_for_selector(".alert.refusal")
+    assert "B14: B10 is unique and appears 2 times; keep at most 1." in \
+        phone.locator(".alert.refusal").inner_text()
+    assert phone.locator("#deck-register").get_attribute("data-cards") == "30"
+    assert no_sideways_scroll(phone)
+    phone.locator(".b-summary button.confirm").tap()
+    phone.wait_for_url(re.compile(r".*/berserk/registered-decks/\d+$"))
+    deck = registered.of_player(db, anna["id"])
+    assert deck["total"] == 30 and registered.held(deck)["B10"] == 1
+
+    # The squad builder offers only the deck's cards (B14), as many as it holds.
+    phone.goto(f"{live_server}/berserk/squads/new?player={anna['id']}")
+    assert "Hired from the deck registered for Anna" in phone.locator(
+        "#squad-builder").inner_text()
+    assert phone.locator("li[data-code='B12']").count() == 0  # not in the deck
+    assert phone.locator("li[data-code='B01']").count() == 1
+    assert no_sideways_scroll(phone)
+    context.close()

@@ -348,7 +348,7 @@ def test_B14_deck_has_30_to_50_cards() -> None:
     check_deck([*deck, card("D99")])
     with pytest.raises(RuleError) as e:
         check_deck([card(f"D{i}") for i in range(51)])
-    assert e.value.params == {"count": 51, "min": 30, "max": 50}
+    assert e.value.params == {"count": 51, "min": 30, "max": 50, "over": 1}
     assert [p.params["card"] for p in deck_problems([*deck, *[card("D1")] * 3])] == ["D1"]
 
 

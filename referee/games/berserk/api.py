@@ -1,5 +1,5 @@
-"""Berserk-style battles in the JSON API: decks, squads, battles, modifications, strikes
-and undo under /api/v1/berserk. How a body becomes a squad or an action and how they are
+"""Berserk-style battles in the JSON API: decks, players' registered decks (B14), squads,
+battles, modifications, strikes and undo under /api/v1/berserk. How a body becomes a squad or an action and how they are
 shown; loading, 409 and undo are the generic layer's (referee.api.games)."""
 
 from __future__ import annotations
@@ -12,19 +12,27 @@ from referee.api.registry import PREFIX, ApiBlueprint
 from referee.api.schemas import PlayerFilter
 from referee.errors import Conflict
 from referee.games import service as games
+from referee.games.berserk import registered, service, squads
 from referee.games.berserk import rules as berserk
-from referee.games.berserk import service, squads
+from referee.games.berserk.registered_web import STALE as DECK_STALE
 from referee.games.berserk.schemas import (
     BattleAction,
     BattleNew,
     BerserkBattle,
     BerserkBattleStale,
     BerserkDeck,
+    BerserkDeckSummary,
     BerserkPreview,
+    BerserkRegisteredDeck,
+    BerserkRegisteredDeckSaves,
+    BerserkRegisteredDeckStale,
     BerserkSquad,
     BerserkSquadSaves,
     BerserkSquadStale,
     BerserkSquadSummary,
+    DeckChange,
+    DeckCheck,
+    DeckNew,
     ModifyIn,
     PreviewIn,
     SquadChange,
@@ -36,6 +44,7 @@ from referee.games.berserk.squads_web import STALE as SQUAD_STALE
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import STALE
 from referee.rules import RuleError
+from referee.store import players as player_rows
 from referee.web.context import found_or_404, get_db
 
 bp = ApiBlueprint("api_berserk", __name__, url_prefix=PREFIX + "/berserk")
@@ -60,16 +69,52 @@ def summary_json(sm: berserk.SquadSummary) -> dict:
     }
 
 
+def summary_with(sm: berserk.SquadSummary, hired: tuple) -> dict:
+    """A squad's counts, with what it breaks of its player's registered deck (B14)."""
+    out = summary_json(sm)
+    if hired:
+        out.update(problems=out["problems"] + problems_json(hired), ok=False)
+    return out
+
+
 def squad_json(row: dict) -> dict:
-    """A saved squad with its counts as they are now."""
+    """A saved squad with its counts as they are now, and the registered deck it is hired
+    from (B14; null when the player has registered none)."""
     out = {k: row[k] for k in ("id", "name", "deck", "seat", "cards", "settings", "version",
+                               "created_at", "updated_at")}
+    hired_from = registered.of_player(get_db(), row["player_id"])
+    out.update(player=row["player_id"], character=row["character"],
+               created_by=row["created_by_name"], updated_by=row["updated_by_name"],
+               registered_deck=hired_from["id"] if hired_from else None)
+    try:
+        settings = service.read_settings(row["settings"])
+        sm = squads.summary(service.deck(row["deck"]), squads.picks(row), settings,
+                            row["seat"])
+        out["summary"] = summary_with(sm, squads.hire_problems(get_db(), row))
+    except RuleError as err:
+        out["summary"] = None
+        out["problems"] = problems_json([err])
+    return out
+
+
+def deck_summary_json(sm: berserk.DeckSummary) -> dict:
+    """Live counts of a deck (B14)."""
+    return {"cards": sm.cards, "deck_min": sm.deck_min, "deck_max": sm.deck_max,
+            "max_copies": sm.max_copies, "max_unique_copies": sm.max_unique_copies,
+            "copies": [{"code": code, "count": n} for code, n in sm.copies],
+            "problems": problems_json(sm.problems), "ok": sm.ok}
+
+
+def registered_json(row: dict) -> dict:
+    """A registered deck with its counts as they are now (its deck file may have changed)."""
+    out = {k: row[k] for k in ("id", "name", "deck", "cards", "settings", "version",
                                "created_at", "updated_at")}
     out.update(player=row["player_id"], character=row["character"],
                created_by=row["created_by_name"], updated_by=row["updated_by_name"])
     try:
         settings = service.read_settings(row["settings"])
-        out["summary"] = summary_json(squads.summary(service.deck(row["deck"]),
-                                                     squads.picks(row), settings, row["seat"]))
+        out["summary"] = deck_summary_json(registered.summary(
+            service.deck(row["deck"]), registered.held(row), settings))
     except RuleError as err:
         out["summary"] = None
         out["problems"] = problems_json([err])
@@ -124,9 +169,16 @@ def check_squad(body: SquadCheck):
     settings = service.read_settings(body.settings or {})
     if body.seat not in squads.SEATS:
         raise RuleError("B12", squads.BAD_SEAT, value=str(body.seat)[:20])
-    sm = squads.summary(service.deck(body.deck), squads.picks_from_json(body.cards),
-                        settings, body.seat)
-    return jsonify(summary_json(sm))
+    deck = service.deck(body.deck)
+    chosen = squads.picks_from_json(body.cards)
+    sm = squads.summary(deck, chosen, settings, body.seat)
+    hired = ()
+    if "player" in body.sent():  # B14: against the player's registered deck, if any
+        if type(body.player) is not int or player_rows.get(get_db(), body.player) is None:
+            raise RuleError(None, service.NO_PLAYER, id=str(body.player)[:20])
+        hired = registered.hire_problems(registered.of_player(get_db(), body.player),
+                                         deck.name, squads.cards_of(deck, chosen))
+    return jsonify(summary_with(sm, hired))
 
 
 @bp.operation("get", "/squads", {200: list[BerserkSquad]}, query=PlayerFilter)
@@ -173,6 +225,78 @@ def update_squad(squad_id: int, body: SquadChange):
     except Conflict as err:
         return game_api.stale_answer(squad_json(err.fresh), SQUAD_STALE)
     return jsonify(squad_json(row))
+
+
+# Registered decks (B14) ------------------------------------------------------------
+
+
+def _registered_or_404(deck_id: int) -> dict:
+    row = registered.get(get_db(), deck_id)
+    if row is None:
+        abort(404)
+    return row
+
+
+@bp.operation("post", "/registered-decks/check", {200: BerserkDeckSummary}, body=DeckCheck)
+def check_deck(body: DeckCheck):
+    """Count a deck against B14 without registering it: cards, copies, unique cards."""
+    settings = service.read_settings(body.settings or {})
+    sm = registered.summary(service.deck(body.deck), registered.counts_from_json(body.cards),
+                            settings)
+    return jsonify(deck_summary_json(sm))
+
+
+@bp.operation("get", "/registered-decks", {200: list[BerserkRegisteredDeck]},
+              query=PlayerFilter)
+def list_registered():
+    """Registered decks, newest first; ?player=<id> keeps that player's (one at most)."""
+    return jsonify([registered_json(r) for r in registered.listing(
+        get_db(), game_api.player_filter())])
+
+
+@bp.operation("post", "/registered-decks", {201: BerserkRegisteredDeck}, body=DeckNew)
+def register_deck(body: DeckNew):
+    """Register a player's deck (one a player); refused (422) unless it keeps B14. The
+    player's squads are then hired from it."""
+    row = registered.save(get_db(), game_api.referee_id(), None, player_id=body.player,
+                          name=body.name, deck=body.deck,
+                          counts=registered.counts_from_json(body.cards),
+                          settings=service.read_settings(body.settings or {}))
+    return jsonify(registered_json(row)), 201
+
+
+@bp.operation("get", "/registered-decks/<int:deck_id>", {200: BerserkRegisteredDeckSaves})
+def get_registered(deck_id: int):
+    """One registered deck with its counts, every save (who and when) and the squads of
+    its player."""
+    row = _registered_or_404(deck_id)
+    db = get_db()
+    return jsonify({**registered_json(row), "edits": [
+        {"version": e["seq"], "at": e["at"], "referee": e["referee"], "deck": e["deck"]}
+        for e in registered.edits(db, deck_id)],
+        "squads": [s["id"] for s in squads.listing(db, row["player_id"])]})
+
+
+@bp.operation("put", "/registered-decks/<int:deck_id>",
+              {200: BerserkRegisteredDeck, 409: BerserkRegisteredDeckStale}, body=DeckChange,
+              load=registered.get)
+def update_registered(deck_id: int, body: DeckChange):
+    """Change a registered deck; fields left out keep their value. A stale version is
+    409."""
+    row = _registered_or_404(deck_id)
+    sent = body.sent()
+    counts = (registered.counts_from_json(sent["cards"]) if "cards" in sent
+              else registered.held(row))
+    settings = service.read_settings(sent["settings"] if "settings" in sent
+                                     else row["settings"])
+    try:
+        row = registered.save(get_db(), game_api.referee_id(), deck_id,
+                              player_id=row["player_id"], name=sent.get("name", row["name"]),
+                              deck=sent.get("deck", row["deck"]), counts=counts,
+                              settings=settings, version=body.version)
+    except Conflict as err:
+        return game_api.stale_answer(registered_json(err.fresh), DECK_STALE)
+    return jsonify(registered_json(row))
 
 
 # Battles ----------------------------------------------------------------------------

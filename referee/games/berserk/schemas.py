@@ -10,6 +10,8 @@ from pydantic import ConfigDict, Field, create_model
 
 from referee.api.models import Answer, Body, Versioned
 from referee.games.berserk.game import SETTING_GROUPS, SETTING_LIMIT
+from referee.games.berserk.registered import COUNT_LIMIT
+from referee.games.berserk.registered import NAME_LIMIT as DECK_NAME_LIMIT
 from referee.games.berserk.squads import CARD_LIMIT, NAME_LIMIT, X_LIMIT
 
 Creature = Annotated[str, Field(description="A creature's id in the battle: a1, a2, … for "
@@ -46,6 +48,8 @@ class SquadCheck(Body):
     seat: Seat = "first"
     cards: Picks = Field(default_factory=list)
     settings: BerserkSettings | None = None
+    player: int = Field(None, description="B14: also check the squad against this player's "
+                                          "registered deck, if they have one")
 
 
 class SquadNew(Body):
@@ -75,6 +79,44 @@ class BattleNew(Body):
 
     a: int
     b: int
+    settings: BerserkSettings | None = None
+
+
+class DeckCount(Body):
+    """A card of a registered deck and how many copies it holds (each card once)."""
+
+    code: str
+    count: int = Field(ge=0, le=COUNT_LIMIT)
+
+
+DeckCounts = Annotated[list[DeckCount], Field(max_length=CARD_LIMIT)]
+
+
+class DeckCheck(Body):
+    """A deck to count against B14 without registering it."""
+
+    deck: str = Field(description="The deck file its cards come from")
+    cards: DeckCounts = Field(default_factory=list)
+    settings: BerserkSettings | None = None
+
+
+class DeckNew(Body):
+    """A player's deck to register (one a player); refused unless it keeps B14."""
+
+    player: int
+    name: str = Field("", max_length=DECK_NAME_LIMIT)
+    deck: str = Field(description="The deck file its cards come from")
+    cards: DeckCounts
+    settings: BerserkSettings | None = None
+
+
+class DeckChange(Versioned):
+    """What changes in a registered deck (it stays its player's); fields left out keep
+    their value."""
+
+    name: str = Field(None, max_length=DECK_NAME_LIMIT)
+    deck: str = None
+    cards: DeckCounts = None
     settings: BerserkSettings | None = None
 
 
@@ -276,6 +318,10 @@ class BerserkSquad(Answer):
     updated_by: str | None = None
     edits: list[SquadEdit] = Field(None, description="Every save, newest first (GET of one "
                                                      "squad)")
+    registered_deck: int | None = Field(None, description="B14: the player's registered "
+                                        "deck the squad is hired from; null when the "
+                                        "player has registered none (the squad is then "
+                                        "not checked against a deck)")
 
 
 class BerserkSquadSaves(BerserkSquad):
@@ -286,6 +332,60 @@ class BerserkSquadSaves(BerserkSquad):
 
 class BerserkSquadStale(BerserkSquad):
     """A stale version: nothing saved; the squad as it stands with a sentence."""
+
+    error: str
+
+
+class BerserkDeckSummary(Answer):
+    """Live counts of a deck (B14): cards against the limits, copies, problems."""
+
+    cards: int
+    deck_min: int
+    deck_max: int
+    max_copies: int
+    max_unique_copies: int
+    copies: list[CardCount]
+    problems: list[BerserkProblem]
+    ok: bool
+
+
+class DeckEdit(Answer):
+    """One save of a registered deck: who, when and what."""
+
+    version: int
+    at: datetime
+    referee: str | None
+    deck: dict[str, Any]
+
+
+class BerserkRegisteredDeck(Answer):
+    """A player's registered deck with its counts as they are now (B14)."""
+
+    id: int
+    player: int
+    character: str = None
+    name: str
+    deck: str = Field(description="The deck file its cards come from")
+    cards: list[dict[str, Any]] = Field(description="code and count of each card held")
+    settings: dict[str, int | bool]
+    version: int = Field(description="Counts the saves")
+    summary: BerserkDeckSummary | None = None
+    problems: list[BerserkProblem] = Field(None, description="Why the counts cannot be made")
+    created_at: datetime = None
+    created_by: str | None = None
+    updated_at: datetime = None
+    updated_by: str | None = None
+
+
+class BerserkRegisteredDeckSaves(BerserkRegisteredDeck):
+    """A registered deck with every save, newest first, and the player's squads."""
+
+    edits: list[DeckEdit]
+    squads: list[int] = Field(description="Ids of the player's squads, hired from this deck")
+
+
+class BerserkRegisteredDeckStale(BerserkRegisteredDeck):
+    """A stale version: nothing saved; the deck as it stands with a sentence."""
 
     error: str
 

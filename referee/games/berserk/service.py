@@ -89,7 +89,8 @@ def side_setup(squad: dict, cards: tuple[berserk.Card, ...]) -> dict:
 
 def create(db: Database, referee_id: int | None, squad_a: object, squad_b: object,
            settings: Settings) -> games.Game:
-    """Put two saved squads in play; the engine checks them first (B12–B14)."""
+    """Put two saved squads in play; the engine checks them first (B12–B14), and each
+    against its player's registered deck (B14)."""
     from referee.games.berserk import squads
 
     rows = []
@@ -100,6 +101,10 @@ def create(db: Database, referee_id: int | None, squad_a: object, squad_b: objec
         rows.append(row)
     if rows[0]["player_id"] == rows[1]["player_id"]:
         raise RuleError(None, SAME_PLAYER)
+    for row in rows:  # B14: a squad comes from its player's registered deck, if any
+        hired = squads.hire_problems(db, row)
+        if hired:
+            raise hired[0]
     players = [player_rows.get(db, r["player_id"]) for r in rows]
     setup = {"settings": berserk.settings_to_dict(settings)}
     for side, row in zip(SIDES, rows):

@@ -1,4 +1,5 @@
-"""Berserk-style squads saved for a player: picks from a deck, checked against B12–B14.
+"""Berserk-style squads saved for a player: picks from a deck, checked against B12–B14,
+and hired from the player's registered deck once there is one (B14, ``registered``).
 
 A squad is a list of picks from one deck file — a card code and, for a card of cost X,
 the X fixed while building (B2) — with the seat it is built for (the second player has
@@ -18,6 +19,7 @@ from sqlite_utils import Database
 
 from referee.decks import Deck
 from referee.errors import Conflict
+from referee.games.berserk import registered
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from referee.games.berserk.rules import Card, Settings, SquadSummary
@@ -129,11 +131,15 @@ def summary(deck: Deck, chosen: Iterable[Pick], settings: Settings, seat: str
     return berserk.squad_summary(cards_of(deck, chosen), settings, seat == "first")
 
 
-def add(deck: Deck, chosen: tuple[Pick, ...], pick: Pick, settings: Settings, seat: str
-        ) -> tuple[Pick, ...]:
-    """The picks with one more card, or the refusal it would bring (B12–B14)."""
-    berserk.add_to_squad(cards_of(deck, chosen), card_of(deck, pick), settings,
-                         seat == "first")
+def add(deck: Deck, chosen: tuple[Pick, ...], pick: Pick, settings: Settings, seat: str,
+        hired_from: dict | None = None) -> tuple[Pick, ...]:
+    """The picks with one more card, or the refusal it would bring (B12–B14); with the
+    player's registered deck ``hired_from``, also a card it does not hold (B14)."""
+    cards = berserk.add_to_squad(cards_of(deck, chosen), card_of(deck, pick), settings,
+                                 seat == "first")
+    for problem in registered.hire_problems(hired_from, deck.name, cards):
+        if problem.params.get("card", pick.code) == pick.code:
+            raise problem
     return (*chosen, pick)
 
 
@@ -220,6 +226,12 @@ def save(db: Database, referee_id: int | None, squad_id: int | None, *, player_i
         if type(player_id) is not int or player_rows.get(db, player_id) is None:
             raise RuleError(None, battles.NO_PLAYER, id=str(player_id)[:20])
         squad = check(player_id, name, deck, seat, chosen, settings)
+        # B14: once the player has registered a deck, the squad is hired from it
+        cards = cards_of(battles.deck(squad["deck"]), chosen)
+        hired = registered.hire_problems(registered.of_player(db, player_id), squad["deck"],
+                                         cards)
+        if hired:
+            raise hired[0]
         at = now()
         values = {**squad, "cards": json.dumps(squad["cards"]),
                   "settings": json.dumps(squad["settings"])}
@@ -244,11 +256,24 @@ def save(db: Database, referee_id: int | None, squad_id: int | None, *, player_i
     return get(db, squad_id)
 
 
-def problems_of(squad: dict) -> tuple[RuleError, ...]:
-    """What is wrong with a stored squad now (its deck file may have changed since)."""
+def hire_problems(db: Database, squad: dict) -> tuple[RuleError, ...]:
+    """B14: what a stored squad breaks of its player's registered deck (none registered:
+    nothing), e.g. when the deck was registered or changed after the squad was saved."""
     try:
-        settings = battles.read_settings(squad["settings"])
-        return summary(battles.deck(squad["deck"]), picks(squad), settings,
-                       squad["seat"]).problems
+        cards = cards_of(battles.deck(squad["deck"]), picks(squad))
     except RuleError as err:
         return (err,)
+    return registered.hire_problems(registered.of_player(db, squad["player_id"]),
+                                    squad["deck"], cards)
+
+
+def problems_of(squad: dict, db: Database | None = None) -> tuple[RuleError, ...]:
+    """What is wrong with a stored squad now (its deck file may have changed since);
+    with ``db`` also what it breaks of its player's registered deck (B14)."""
+    try:
+        settings = battles.read_settings(squad["settings"])
+        found = summary(battles.deck(squad["deck"]), picks(squad), settings,
+                        squad["seat"]).problems
+    except RuleError as err:
+        return (err,)
+    return found + (hire_problems(db, squad) if db is not None else ())

@@ -1,5 +1,6 @@
 """The squad builder: pick cards from a deck file with live crystal counts (B12), the
-element penalty (B13) and the limits (B14); refusals with their reasons; save for a player."""
+element penalty (B13) and the limits (B14); refusals with their reasons; save for a player.
+Once the player has registered a deck, only its cards are offered, as many as it holds."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from referee.errors import Conflict
+from referee.games.berserk import registered
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from referee.games.berserk import squads as service
+from referee.games.berserk.rules import deck as deck_rules
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import settings_from_form
 from referee.rules import N_, RuleError, whole, whole_arg
@@ -25,6 +28,10 @@ STALE = N_("Someone else saved this squad first; the screen now shows their vers
 PICK_PLAYER = N_("Choose the player this squad is for.")
 NO_DECKS = N_("There is no deck of Berserk-style cards; add one to printables/decks.")
 CHANGED_DECK = N_("Another deck was chosen: the squad starts empty.")
+FROM_REGISTERED = N_("%(player)s has registered a deck of %(deck)s cards: the squad is hired "
+                     "from it (B14) and starts empty.")
+UNREGISTERED = N_("%(player)s has registered no deck: this squad is not checked against one "
+                  "(B14).")
 
 
 def _int(raw: str | None) -> int | None:
@@ -54,6 +61,8 @@ HINTS = {
     "penalty": N_("element penalty"),
     "flyers": N_("flyer limit"),
     "copies": N_("copies limit"),
+    "held": N_("all copies in the squad"),
+    "not_held": N_("not in the deck"),
     "other": N_("not allowed"),
 }
 
@@ -65,6 +74,10 @@ def hint_of(err: RuleError) -> str:
         key = "elite" if "gold" in params else "crystals"
     elif err.rule == "B13":
         key = "penalty"
+    elif err.message == deck_rules.BEYOND_HELD:
+        key = "held"
+    elif err.message == deck_rules.NOT_HELD:
+        key = "not_held"
     elif err.rule == "B14":
         key = "copies" if "count" in params else "flyers"
     else:
@@ -82,7 +95,21 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
     decks = battles.decks()
     if not decks:
         abort(404, description=gettext(NO_DECKS))
+    # B14: once the player has registered a deck, the squad is hired from it. A saved
+    # squad built from another deck file is shown as it is, with that problem.
+    hired_from = registered.of_player(db, draft["player_id"])
+    held = registered.held(hired_from) if hired_from else None
+    kept = draft["squad_id"] and draft["deck"] == draft["deck_was"]
+    if hired_from is not None and hired_from["deck"] in decks and not kept \
+            and draft["deck"] != hired_from["deck"]:
+        if draft["deck_was"] and draft["deck_was"] != hired_from["deck"] and draft["tokens"]:
+            notice = gettext(FROM_REGISTERED, player=hired_from["character"],
+                             deck=hired_from["deck"])
+        draft = {**draft, "deck": hired_from["deck"], "deck_was": "",
+                 "tokens": [] if draft["deck_was"] else draft["tokens"]}
     deck = decks.get(draft["deck"]) or next(iter(decks.values()))
+    choices = decks if hired_from is None else {
+        name: d for name, d in decks.items() if name in (hired_from["deck"], deck.name)}
     settings = settings or berserk.PUBLISHED
     seat = draft["seat"] if draft["seat"] in service.SEATS else "first"
     refused = False
@@ -95,31 +122,38 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
         picks, error = (), localized(err)
     if add is not None:
         try:
-            picks = service.add(deck, picks, service.Pick(*add), settings, seat)
+            picks = service.add(deck, picks, service.Pick(*add), settings, seat, hired_from)
         except RuleError as err:
             refusal, refused = localized(err), True
     if remove is not None:
         picks = service.remove(picks, remove)
     summary = service.summary(deck, picks, settings, seat)
+    hired = registered.hire_problems(hired_from, deck.name, service.cards_of(deck, picks))
     counts = service.counts(picks)
     rows = []
     for entry in deck.cards:
+        if held is not None and not held.get(entry.code) and not counts.get(entry.code):
+            continue  # B14: only the cards the registered deck holds
         hint = None
         try:
             service.add(deck, picks, service.Pick(entry.code, 0 if entry.card.variable_cost
-                                                  else None), settings, seat)
+                                                  else None), settings, seat, hired_from)
         except RuleError as err:
             hint = hint_of(err)  # a short mark; the whole reason shows when it is tapped
         xs = [p.x for p in picks if p.code == entry.code and p.x is not None]
         rows.append({"entry": entry, "card": entry.card, "count": counts.get(entry.code, 0),
-                     "hint": hint, "xs": xs})
+                     "hint": hint, "xs": xs,
+                     "held": held.get(entry.code, 0) if held is not None else None})
     squad = service.get(db, draft["squad_id"]) if draft["squad_id"] else None
     player = player_rows.get(db, draft["player_id"]) if draft["player_id"] else None
     view = {
         "draft": {**draft, "seat": seat, "deck": deck.name}, "squad": squad, "player": player,
         "players": player_rows.search(db, "") if squad is None else [],
-        "decks": decks, "deck": deck, "picks": picks, "rows": rows, "summary": summary,
-        "problems": [localized(p) for p in summary.problems],
+        "decks": choices, "deck": deck, "picks": picks, "rows": rows, "summary": summary,
+        "problems": [localized(p) for p in summary.problems + hired],
+        "hired_from": hired_from,
+        "unregistered": gettext(UNREGISTERED, player=player["character"])
+        if player and hired_from is None else None,
         "settings": settings, "settings_open": bool(battles.changed_settings(settings)),
         "refusal": refusal, "error": error, "notice": notice,
         "crystals": {s: settings.crystals(s == "first") for s in service.SEATS},
@@ -149,8 +183,13 @@ def _settings_or_error() -> tuple[berserk.Settings, str | None]:
 @referee_required
 def index():
     """Saved squads, newest first; ?player=<id> keeps that player's."""
+    db = get_db()
     return list_page("berserk/squads.html", service.listing, "squads",
-                     problems=lambda listed: {s["id"]: service.problems_of(s) for s in listed})
+                     problems=lambda listed: {s["id"]: service.problems_of(s, db)
+                                              for s in listed},
+                     unregistered=lambda listed: {
+                         s["player_id"] for s in listed
+                         if registered.of_player(db, s["player_id"]) is None})
 
 
 @bp.get("/new")
@@ -238,3 +277,14 @@ def update(squad_id: int):
     if service.get(get_db(), squad_id) is None:
         abort(404)
     return _save(squad_id)
+
+
+# Squads are hired from the player's registered deck (B14): the deck screens come with the
+# squad screens, registered on the app together with them.
+def _with_decks(state) -> None:
+    from referee.games.berserk import registered_web
+
+    state.app.register_blueprint(registered_web.bp)
+
+
+bp.record_once(_with_decks)

@@ -11,8 +11,8 @@ from flask_babel import get_locale, gettext
 from sqlite_utils import Database
 
 from referee.games import service as games
+from referee.games.berserk import registered, service, squads
 from referee.games.berserk import rules as berserk
-from referee.games.berserk import service, squads
 from referee.games.berserk.rules import Strike
 from referee.rules import N_, RuleError
 from referee.store import players as player_rows
@@ -78,8 +78,9 @@ def mod_dict(mod: object) -> dict:
 
 
 def player_panel(db: Database, player_id: int) -> dict:
-    """For the player sheet: their squads and battles."""
-    return {"squads": squads.listing(db, player_id)[:10],
+    """For the player sheet: their registered deck (B14), squads and battles."""
+    return {"deck": registered.of_player(db, player_id),
+            "squads": squads.listing(db, player_id)[:10],
             "battles": service.listing(db, player_id)[:10]}
 
 

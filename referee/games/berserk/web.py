@@ -121,7 +121,7 @@ def new_view(a: int | None, b: int | None, error: str | None = None,
             settings = berserk.PUBLISHED
     taken = {s["player_id"] for s in chosen.values() if s}
     candidates = [s for s in listed if s["player_id"] not in taken] if slot else []
-    problems = {s["id"]: squads.problems_of(s) for s in candidates}
+    problems = {s["id"]: squads.problems_of(s, db) for s in candidates}  # B12–B14
     ids = {k: s["id"] if s else None for k, s in chosen.items()}
     return {"chosen": chosen, "ids": ids, "slot": slot, "squads": candidates,
             "problems": problems, "settings": settings, "error": error,

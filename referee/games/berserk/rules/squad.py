@@ -1,4 +1,5 @@
-"""Squad and deck building: crystals (B12), element penalty (B13), limits (B14).
+"""Squad building: crystals (B12), element penalty (B13), limits (B14); decks are in
+``deck``.
 
 ``squad_summary`` gives the live counts a squad builder shows while cards are added;
 ``squad_problems`` lists what is wrong (each a RuleError with its rule id, not raised);
@@ -14,6 +15,10 @@ from dataclasses import dataclass
 from referee.games.berserk.rules.cards import Card, Element, FormatError, sorted_elements
 from referee.games.berserk.rules.settings import PUBLISHED, Settings
 from referee.rules import N_, RuleError
+
+# B14: the copy limits, of a squad and of the deck it comes from (``deck``).
+UNIQUE_COPIES = N_("%(card)s is unique and appears %(count)s times; keep at most %(limit)s.")
+COPIES = N_("%(card)s appears %(count)s times; keep at most %(limit)s copies of a card.")
 
 
 @dataclass(frozen=True)
@@ -119,14 +124,11 @@ def _copy_problems(cards: tuple[Card, ...], settings: Settings) -> list[RuleErro
     unique = {c.code for c in cards if c.unique}
     for code, count in Counter(c.code for c in cards).items():
         if code in unique and count > settings.max_unique_copies:
-            problems.append(RuleError(
-                "B14", N_("%(card)s is unique and appears %(count)s times; keep at most "
-                          "%(limit)s."), card=code, count=count,
-                limit=settings.max_unique_copies))
+            problems.append(RuleError("B14", UNIQUE_COPIES, card=code, count=count,
+                                      limit=settings.max_unique_copies))
         elif count > settings.max_copies:
-            problems.append(RuleError(
-                "B14", N_("%(card)s appears %(count)s times; keep at most %(limit)s copies "
-                          "of a card."), card=code, count=count, limit=settings.max_copies))
+            problems.append(RuleError("B14", COPIES, card=code, count=count,
+                                      limit=settings.max_copies))
     return problems
 
 
@@ -159,23 +161,3 @@ def add_to_squad(cards: Iterable[Card], card: Card, settings: Settings = PUBLISH
 
 def _key(problem: RuleError) -> tuple:
     return problem.rule, problem.message, tuple(sorted(problem.params.items()))
-
-
-def deck_problems(cards: Iterable[Card], settings: Settings = PUBLISHED
-                  ) -> tuple[RuleError, ...]:
-    """B14: deck size, copies and unique cards."""
-    cards = _cards(cards)
-    problems = []
-    if not settings.deck_min <= len(cards) <= settings.deck_max:
-        problems.append(RuleError(
-            "B14", N_("The deck has %(count)s cards; a deck needs %(min)s to %(max)s cards."),
-            count=len(cards), min=settings.deck_min, max=settings.deck_max))
-    problems.extend(_copy_problems(cards, settings))
-    return tuple(problems)
-
-
-def check_deck(cards: Iterable[Card], settings: Settings = PUBLISHED) -> None:
-    """Raise the first problem of a deck, if any."""
-    problems = deck_problems(cards, settings)
-    if problems:
-        raise problems[0]

@@ -1,0 +1,236 @@
+"""A player's registered Berserk-style deck (B14): the cards of one deck file with their
+counts, checked as a judge checks a decklist (30–50 cards, at most 3 copies of a card, at
+most 1 of a unique card); the player's squads are then hired from it.
+
+One registered deck a player. Every registration or change appends an edit row with who,
+when and the whole deck, and updates the deck row in the same transaction; a save made
+against an older version is refused with the fresh deck (as squads are stored).
+
+A squad of a player who has registered no deck is still saved and played (squads came
+before registration, and older API clients know nothing of it), but it is shown as not
+checked against a deck. Once a deck is registered, the player's squads must come from it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+
+from sqlite_utils import Database
+
+from referee.decks import Deck
+from referee.errors import Conflict
+from referee.games.berserk import rules as berserk
+from referee.games.berserk import service as battles
+from referee.games.berserk.rules import Card, DeckSummary, Settings
+from referee.rules import N_, RuleError, whole
+from referee.store import fold, write
+from referee.store import players as player_rows
+from referee.store.db import fetch
+from referee.store.events import now
+from referee.store.ledger import new_id
+
+COUNT_LIMIT = 99  # copies of one card a form or request may name, far above any limit
+NAME_LIMIT = 60
+
+NOT_IN_DECK = N_("Card %(card)s is not in the deck %(deck)s; pick one of its cards.")
+BAD_CARDS = N_("The cards of a registered deck are a list like {\"code\": \"B01\", "
+               "\"count\": 3}, each card once; %(detail)s.")
+BAD_COUNT = N_("The count of %(card)s must be a whole number from 0 to %(limit)s, not "
+               "%(value)s.")
+BAD_NAME = N_("The deck's name must be text of at most %(limit)s characters.")
+ALREADY = N_("%(player)s already has a registered deck (#%(id)s); change that one instead.")
+NO_DECK = N_("There is no registered deck %(id)s; it may have been mistyped. Open the list "
+             "of registered decks.")
+OTHER_FILE = N_("The deck registered for %(player)s is made of %(deck)s cards; build the "
+                "squad from %(deck)s.")
+
+
+# Counts ---------------------------------------------------------------------------------
+
+
+def _count(code: str, raw: object) -> int:
+    if isinstance(raw, str) and (number := whole(raw)) is not None:
+        raw = number
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= COUNT_LIMIT:
+        raise RuleError("B14", BAD_COUNT, card=code[:20], limit=COUNT_LIMIT,
+                        value=str(raw)[:20])
+    return raw
+
+
+def counts_from_json(raw: object) -> dict[str, int]:
+    """Counts from the API: a list of {"code", "count"}; refusals say what is wrong."""
+    if not isinstance(raw, list):
+        raise RuleError(None, BAD_CARDS, detail="not a list")
+    out: dict[str, int] = {}
+    for item in raw:
+        if not isinstance(item, dict) or not isinstance(item.get("code"), str) \
+                or set(item) != {"code", "count"} or item["code"] in out:
+            raise RuleError(None, BAD_CARDS, detail=f"got {str(item)[:40]}")
+        out[item["code"]] = _count(item["code"], item["count"])
+    return out
+
+
+def counts_from_form(form: Mapping[str, str], deck: Deck) -> dict[str, int]:
+    """Counts from a form's fields ``n_<code>`` (blank = 0), for the deck's own cards."""
+    out: dict[str, int] = {}
+    for entry in deck.cards:
+        raw = (form.get(f"n_{entry.code}") or "").strip()
+        out[entry.code] = _count(entry.code, raw) if raw else 0
+    return out
+
+
+def counts_json(counts: Mapping[str, int]) -> list[dict]:
+    """Counts as stored and answered: cards held, in the order given."""
+    return [{"code": code, "count": n} for code, n in counts.items() if n]
+
+
+def held(row: dict) -> dict[str, int]:
+    """The counts of a stored registered deck."""
+    return {c["code"]: c["count"] for c in row["cards"]}
+
+
+def cards_of(deck: Deck, counts: Mapping[str, int]) -> tuple[Card, ...]:
+    """The deck's cards, copies repeated; RuleError for a code the file does not hold."""
+    catalogue = {e.code: e.card for e in deck.cards}
+    for code in counts:
+        if code not in catalogue:
+            raise RuleError(None, NOT_IN_DECK, card=code[:20], deck=deck.name)
+    return berserk.expand(counts, catalogue)
+
+
+def summary(deck: Deck, counts: Mapping[str, int], settings: Settings) -> DeckSummary:
+    """Live counts: cards against 30–50, copies, unique cards, problems (B14)."""
+    return berserk.deck_summary(cards_of(deck, counts), settings)
+
+
+# Stored decks ---------------------------------------------------------------------------
+
+
+def _decode(row: dict) -> dict:
+    row["cards"] = json.loads(row["cards"])
+    row["settings"] = json.loads(row["settings"])
+    row["total"] = sum(c["count"] for c in row["cards"])
+    return row
+
+
+_SELECT = """
+SELECT d.*, p.character AS character, p.player AS player_name,
+       c.name AS created_by_name, u.name AS updated_by_name
+FROM berserk_decks d JOIN players p ON p.id = d.player_id
+LEFT JOIN referees c ON c.id = d.created_by LEFT JOIN referees u ON u.id = d.updated_by
+"""
+
+
+def get(db: Database, deck_id: object) -> dict | None:
+    """A registered deck with its player's character and who made and last saved it."""
+    if type(deck_id) is not int:
+        return None
+    rows = fetch(db, _SELECT + " WHERE d.id = ?", [deck_id])
+    return _decode(rows[0]) if rows else None
+
+
+def of_player(db: Database, player_id: object) -> dict | None:
+    """The deck a player has registered, or None."""
+    if type(player_id) is not int:
+        return None
+    rows = fetch(db, _SELECT + " WHERE d.player_id = ?", [player_id])
+    return _decode(rows[0]) if rows else None
+
+
+def listing(db: Database, player_id: int | None = None) -> list[dict]:
+    """Registered decks, newest first; only one player's when asked."""
+    if player_id is None:
+        return [_decode(r) for r in fetch(db, _SELECT + " ORDER BY d.id DESC")]
+    return [_decode(r) for r in fetch(db, _SELECT + " WHERE d.player_id = ? ORDER BY d.id "
+                                      "DESC", [player_id])]
+
+
+def owners(db: Database) -> list[dict]:
+    """The players who have registered a deck, by name (the list's filter)."""
+    return fetch(db, "SELECT p.* FROM players p WHERE p.id IN (SELECT player_id FROM "
+                     "berserk_decks) ORDER BY p.character COLLATE NOCASE, p.id")
+
+
+def edits(db: Database, deck_id: int) -> list[dict]:
+    """Every save of a registered deck, newest first, with the referee's name."""
+    rows = fetch(db, """
+        SELECT e.*, r.name AS referee FROM berserk_deck_edits e
+        LEFT JOIN referees r ON r.id = e.referee_id WHERE e.deck_id = ? ORDER BY e.seq DESC
+        """, [deck_id])
+    for row in rows:
+        row["deck"] = json.loads(row["deck"])
+        row["total"] = sum(c["count"] for c in row["deck"]["cards"])
+    return rows
+
+
+def check(player_id: object, name: object, deck_name: object, counts: Mapping[str, int],
+          settings: Settings) -> dict:
+    """The deck as it would be stored; RuleError for the first thing wrong with it (B14)."""
+    if not isinstance(name, str) or len(name.strip()) > NAME_LIMIT:
+        raise RuleError(None, BAD_NAME, limit=NAME_LIMIT)
+    deck = battles.deck(deck_name)
+    berserk.check_deck(cards_of(deck, counts), settings)
+    return {"player_id": player_id, "name": name.strip(), "deck": deck.name,
+            "cards": counts_json(counts), "settings": berserk.settings_to_dict(settings)}
+
+
+def save(db: Database, referee_id: int | None, deck_id: int | None, *, player_id: object,
+         name: object, deck: object, counts: Mapping[str, int], settings: Settings,
+         version: int | None = None) -> dict:
+    """Register (``deck_id`` None) or change a player's deck; refused unless it keeps B14."""
+    with write(db):
+        old = None
+        if deck_id is not None:
+            old = get(db, deck_id)
+            if old is None:
+                raise RuleError(None, NO_DECK, id=str(deck_id))
+            if version is not None and version != old["version"]:
+                raise Conflict(old)
+            player_id = old["player_id"]  # a registered deck stays its player's
+        player = player_rows.get(db, player_id) if type(player_id) is int else None
+        if player is None:
+            raise RuleError(None, battles.NO_PLAYER, id=str(player_id)[:20])
+        if old is None and (mine := of_player(db, player_id)) is not None:
+            raise RuleError(None, ALREADY, player=player["character"], id=mine["id"])
+        stored = check(player_id, name, deck, counts, settings)
+        at = now()
+        values = {**stored, "cards": json.dumps(stored["cards"]),
+                  "settings": json.dumps(stored["settings"])}
+        if old is None:
+            deck_id, seq = new_id(db, "berserk_decks"), 1
+            fold.row(db, "berserk_decks", {
+                **values, "id": deck_id, "version": 1, "created_by": referee_id,
+                "created_at": at, "updated_by": referee_id, "updated_at": at})
+        else:
+            seq = old["version"] + 1
+            fold.change(db, "berserk_decks", {"id": deck_id}, {
+                **values, "version": seq, "updated_by": referee_id, "updated_at": at})
+        fold.row(db, "berserk_deck_edits", {
+            "id": new_id(db, "berserk_deck_edits"), "deck_id": deck_id, "seq": seq, "at": at,
+            "referee_id": referee_id, "deck": json.dumps(stored, ensure_ascii=False)})
+    return get(db, deck_id)
+
+
+def problems_of(row: dict) -> tuple[RuleError, ...]:
+    """What is wrong with a registered deck now (its deck file may have changed since)."""
+    try:
+        settings = battles.read_settings(row["settings"])
+        return summary(battles.deck(row["deck"]), held(row), settings).problems
+    except RuleError as err:
+        return (err,)
+
+
+# Squads hired from the registered deck ----------------------------------------------------
+
+
+def hire_problems(registered: dict | None, deck_name: str, cards: Iterable[Card]
+                  ) -> tuple[RuleError, ...]:
+    """B14: what a squad of these cards from ``deck_name`` breaks of its player's
+    registered deck; nothing when the player has registered none."""
+    if registered is None:
+        return ()
+    owner = registered["character"]
+    if deck_name != registered["deck"]:
+        return (RuleError("B14", OTHER_FILE, player=owner, deck=registered["deck"]),)
+    return berserk.hire_problems(cards, held(registered), owner)

@@ -1,0 +1,248 @@
+"""Registering a player's deck (B14), as a judge checks a decklist: pick one deck file,
+count each card with big − and + buttons (or type the count), see 30–50 cards, copies and
+unique cards checked live, and save it for the player. The player's squads are then hired
+from it."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from referee.errors import Conflict
+from referee.games.berserk import registered as service
+from referee.games.berserk import rules as berserk
+from referee.games.berserk import service as battles
+from referee.games.berserk import squads
+from referee.games.berserk.rules import deck as deck_rules
+from referee.games.berserk.rules.squad import UNIQUE_COPIES
+from referee.games.berserk.view import localized
+from referee.games.berserk.web import settings_from_form
+from referee.rules import N_, RuleError, whole, whole_arg
+from referee.store import players as player_rows
+from referee.web.context import current_referee, get_db
+from referee.web.screens import form_version, is_htmx
+from referee.web.security import referee_required
+
+bp = Blueprint("berserk_decks", __name__, url_prefix="/berserk/registered-decks")
+
+STALE = N_("Someone else saved this deck first; the screen now shows their version. Make "
+           "your change again.")
+PICK_PLAYER = N_("Choose the player whose deck this is.")
+NO_DECKS = N_("There is no deck of Berserk-style cards; add one to printables/decks.")
+CHANGED_DECK = N_("Another deck file was chosen: the counts start again from nothing.")
+
+HINTS = {
+    "copies": N_("copies limit"),
+    "unique": N_("unique card"),
+    "size": N_("deck is full"),
+}
+
+
+def draft_from_form() -> dict:
+    """The deck the registration form holds (not stored yet)."""
+    form = request.form
+    return {"deck_id": whole(form.get("deck_id")), "version": form_version(),
+            "player_id": whole(form.get("player")), "name": form.get("name", ""),
+            "deck": form.get("deck", ""), "deck_was": form.get("deck_was", ""),
+            "form": form}
+
+
+def draft_of(row: dict) -> dict:
+    """A stored registered deck as the form's draft."""
+    return {"deck_id": row["id"], "version": row["version"], "player_id": row["player_id"],
+            "name": row["name"], "deck": row["deck"], "deck_was": row["deck"],
+            "counts": service.held(row)}
+
+
+def hint_of(err: RuleError) -> str:
+    """Which B14 limit one more copy would break, in two words."""
+    if err.message == deck_rules.TOO_MANY:
+        return gettext(HINTS["size"])
+    return gettext(HINTS["unique" if err.message == UNIQUE_COPIES else "copies"])
+
+
+def _key(problem: RuleError) -> tuple:
+    return problem.rule, problem.message, tuple(sorted(problem.params.items()))
+
+
+def added(deck, counts: dict, code: str, settings: berserk.Settings) -> RuleError | None:
+    """The B14 refusal one more copy of ``code`` brings (a copy limit, or the deck's top
+    size), None when it may be added. Too few cards is no reason to refuse a card, and a
+    problem that stays exactly as it was is not this copy's doing."""
+    more = {**counts, code: counts.get(code, 0) + 1}
+    before = {_key(p) for p in service.summary(deck, counts, settings).problems}
+    for problem in service.summary(deck, more, settings).problems:
+        if _key(problem) in before or problem.message == deck_rules.TOO_FEW:
+            continue
+        if problem.params.get("card", code) == code:
+            return problem
+    return None
+
+
+def form_view(draft: dict, *, settings: berserk.Settings | None = None,
+              refusal: str | None = None, error: str | None = None,
+              notice: str | None = None) -> tuple[dict, bool]:
+    """Everything the registration form shows; applies one + or − first. The flag says
+    whether that + was refused (the counts then stay as they were)."""
+    db = get_db()
+    decks = battles.decks()
+    if not decks:
+        abort(404, description=gettext(NO_DECKS))
+    deck = decks.get(draft["deck"]) or next(iter(decks.values()))
+    settings = settings or berserk.PUBLISHED
+    refused = False
+    counts = {e.code: 0 for e in deck.cards}
+    try:
+        if "counts" in draft:
+            counts.update(draft["counts"])
+        elif draft["deck_was"] and draft["deck_was"] != deck.name:
+            notice = gettext(CHANGED_DECK)
+        elif draft["deck_was"]:
+            counts = service.counts_from_form(draft["form"], deck)
+        service.cards_of(deck, counts)
+    except RuleError as err:
+        counts, error = {e.code: 0 for e in deck.cards}, localized(err)
+    form = draft.get("form") or {}
+    if form.get("plus") in counts:
+        problem = added(deck, counts, form["plus"], settings)
+        if problem is None:
+            counts[form["plus"]] += 1
+        else:
+            refusal, refused = localized(problem), True
+    elif form.get("minus") in counts and counts[form["minus"]] > 0:
+        counts[form["minus"]] -= 1
+    summary = service.summary(deck, counts, settings)
+    problems = [localized(p) for p in summary.problems]
+    if error in problems:
+        error = None  # it stands in the bar of counts already
+    rows = []
+    for entry in deck.cards:
+        problem = added(deck, counts, entry.code, settings)
+        rows.append({"entry": entry, "card": entry.card, "count": counts[entry.code],
+                     "hint": hint_of(problem) if problem else None})
+    row = service.get(db, draft["deck_id"]) if draft["deck_id"] else None
+    player = player_rows.get(db, draft["player_id"]) if draft["player_id"] else None
+    view = {
+        "draft": {**draft, "deck": deck.name}, "registered": row, "player": player,
+        "players": player_rows.search(db, "") if row is None else [],
+        "decks": decks, "deck": deck, "rows": rows, "summary": summary,
+        "problems": problems,
+        "settings": settings, "settings_open": bool(battles.changed_settings(settings)),
+        "refusal": refusal, "error": error, "notice": notice,
+        "edits": service.edits(db, row["id"]) if row else [],
+        "squads": squads.listing(db, row["player_id"]) if row else [],
+    }
+    if row:
+        view["squad_problems"] = {s["id"]: [localized(p) for p in squads.hire_problems(db, s)]
+                                  for s in view["squads"]}
+    return view, refused
+
+
+def page(view: dict, status: int = 200):
+    """The form alone for htmx, else the whole page."""
+    if is_htmx():
+        return render_template("berserk/_register.html", **view), status
+    return render_template("berserk/registered.html", **view), status
+
+
+def _settings_or_error() -> tuple[berserk.Settings, str | None]:
+    try:
+        return settings_from_form(), None
+    except RuleError as err:
+        return berserk.PUBLISHED, localized(err)
+
+
+# Routes --------------------------------------------------------------------------------
+
+
+@bp.get("")
+@referee_required
+def index():
+    """Registered decks, newest first; ?player=<id> keeps that player's."""
+    db = get_db()
+    player_id = request.args.get("player", type=whole_arg)
+    player = player_rows.get(db, player_id) if player_id else None
+    listed = service.listing(db, player["id"] if player else None)
+    return render_template("berserk/registered_list.html", decks=listed, player=player,
+                           players=service.owners(db),
+                           problems={d["id"]: service.problems_of(d) for d in listed})
+
+
+@bp.get("/new")
+@referee_required
+def new():
+    """An empty registration, for the player given by ?player=<id> if any (a player who
+    has registered a deck already is shown theirs)."""
+    player_id = request.args.get("player", type=whole_arg)
+    mine = service.of_player(get_db(), player_id)
+    if mine is not None:
+        return redirect(url_for("berserk_decks.show", deck_id=mine["id"]))
+    draft = {"deck_id": None, "version": None, "player_id": player_id, "name": "",
+             "deck": request.args.get("deck", ""), "deck_was": "", "counts": {}}
+    view, _ = form_view(draft)
+    return render_template("berserk/registered.html", **view)
+
+
+@bp.post("/build")
+def build():
+    """One copy more (``plus``) or fewer (``minus``), or a recount after a typed count or
+    a change of deck file or numbers. Nothing is stored; a refused copy is 422."""
+    settings, error = _settings_or_error()
+    view, refused = form_view(draft_from_form(), settings=settings, error=error)
+    return page(view, 422 if refused or error or view["error"] else 200)
+
+
+def _save(deck_id: int | None):
+    draft = draft_from_form()
+    settings, error = _settings_or_error()
+    if error:
+        view, _ = form_view(draft, settings=settings, error=error)
+        return render_template("berserk/registered.html", **view), 422
+    try:
+        if draft["player_id"] is None and deck_id is None:
+            raise RuleError(None, PICK_PLAYER)
+        deck = battles.deck(draft["deck"])
+        counts = service.counts_from_form(request.form, deck)
+        if draft["deck_was"] and draft["deck_was"] != deck.name:
+            counts = {}
+        row = service.save(get_db(), current_referee()["id"], deck_id,
+                           player_id=draft["player_id"], name=draft["name"], deck=deck.name,
+                           counts=counts, settings=settings, version=draft["version"])
+    except Conflict as err:
+        view, _ = form_view(draft_of(err.fresh), settings=battles.read_settings(
+            err.fresh["settings"]), notice=gettext(STALE))
+        return render_template("berserk/registered.html", **view), 409
+    except RuleError as err:
+        view, _ = form_view(draft, settings=settings, error=localized(err))
+        return render_template("berserk/registered.html", **view), 422
+    return redirect(url_for("berserk_decks.show", deck_id=row["id"]), code=303)
+
+
+@bp.post("")
+def create():
+    """Register a player's deck; refused unless it keeps B14."""
+    return _save(None)
+
+
+@bp.get("/<int:deck_id>")
+@referee_required
+def show(deck_id: int):
+    """A registered deck in the form, with every save (who and when) and the player's
+    squads checked against it."""
+    row = service.get(get_db(), deck_id)
+    if row is None:
+        abort(404)
+    try:
+        settings = battles.read_settings(row["settings"])
+    except RuleError:
+        settings = berserk.PUBLISHED
+    view, _ = form_view(draft_of(row), settings=settings)
+    return render_template("berserk/registered.html", **view)
+
+
+@bp.post("/<int:deck_id>")
+def update(deck_id: int):
+    """Save a change of the deck made against the version the form was opened at."""
+    if service.get(get_db(), deck_id) is None:
+        abort(404)
+    return _save(deck_id)
