@@ -152,3 +152,20 @@ def test_B14_property_any_squad_drawn_from_the_deck_is_hired_and_one_more_is_not
     over = [*squad, *[CATALOGUE[extra]] * (held.get(extra, 0) - taken[extra] + 1)]
     problems = hire_problems(over, held)
     assert [p.params["card"] for p in problems] == [extra]
+
+
+def test_B14_the_sample_set_marks_its_unique_cards_and_makes_a_legal_deck() -> None:
+    from referee.decks import load_deck
+
+    sample = load_deck("berserk-sample")
+    for entry in sample.cards:  # the printed text and the mark agree
+        says = entry.card.text_en.startswith("Unique") or entry.card.text_ru.startswith(
+            "Уникальн")
+        assert entry.card.unique == says, entry.code
+    assert any(e.card.unique for e in sample.cards)
+    catalogue = {e.code: e.card for e in sample.cards}
+    most = {code: 1 if card.unique else 3 for code, card in catalogue.items()}
+    assert sum(most.values()) >= PUBLISHED.deck_min  # a judge can register it whole
+    counts = dict(list(most.items())[:11])
+    counts["B01"] -= 1
+    assert deck_problems(expand(counts, catalogue)) == () and sum(counts.values()) == 30
