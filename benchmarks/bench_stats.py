@@ -82,11 +82,14 @@ def pct(values: list[float], q: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--clients", default="1,4,32",
+                        help="comma-separated client counts, each measured on both")
+    parser.add_argument("--requests", type=int, default=2000, help="per round and count")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=16,
+                        help="waitress threads for both (referee serve's default)")
     args = parser.parse_args()
+    counts = [int(n) for n in args.clients.split(",")]
 
     folder = tempfile.mkdtemp(prefix="referee-bench-")
     db = f"{folder}/bench.db"
@@ -100,6 +103,7 @@ def main() -> None:
         start([sys.executable, str(ROOT / "benchmarks" / "bare_flask.py"), "--port",
                str(bare_port), "--threads", str(args.threads)], bare_port),
     ]
+    results: dict[tuple[str, int], list] = {}
     try:
         conn = http.client.HTTPConnection("127.0.0.1", app_port)
         conn.request("POST", "/api/v1/token", body=json.dumps({"name": "demo", "password": "demo"}),
@@ -110,28 +114,35 @@ def main() -> None:
         # Warm both up (imports, first connections, SQLite page cache).
         drive(app_port, path, auth, 4, 200)
         drive(bare_port, path, {}, 4, 200)
-
-        results: dict[str, list] = {"referee": [], "bare flask": []}
-        for _ in range(args.rounds):
-            results["bare flask"].append(drive(bare_port, path, {}, args.clients, args.requests))
-            results["referee"].append(drive(app_port, path, auth, args.clients, args.requests))
+        for _ in range(args.rounds):  # alternating: a noisy minute slows both alike
+            for clients in counts:
+                total = max(clients, args.requests // clients * clients)
+                results.setdefault(("bare flask", clients), []).append(
+                    drive(bare_port, path, {}, clients, total))
+                results.setdefault(("referee", clients), []).append(
+                    drive(app_port, path, auth, clients, total))
     finally:
         for s in servers:
             s.terminate()
             s.wait()
 
-    print(f"{args.clients} clients x {args.requests} POST /adjust per round, {args.rounds} "
-          f"rounds, waitress threads={args.threads}")
-    print(f"{'server':<12}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}")
+    print(f"POST /api/v1/players/1/adjust, {args.requests} a round and client count, "
+          f"{args.rounds} rounds, waitress threads={args.threads}; each referee tap = "
+          f"token lookup + BEGIN IMMEDIATE + row + event + commit on disk + JSON")
+    print(f"{'clients':>7} {'server':<12}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}")
     rates = {}
-    for name, runs in results.items():
-        per_round = [len(lat) / secs for secs, lat in runs]
-        rates[name] = statistics.median(per_round)
+    for (name, clients), runs in sorted(results.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        rates[name, clients] = statistics.median(len(lat) / secs for secs, lat in runs)
         lat = [x for _, l in runs for x in l]
-        print(f"{name:<12}{rates[name]:>10.0f}{pct(lat, 50):>10.2f}{pct(lat, 99):>10.2f}")
-    ratio = rates["referee"] / rates["bare flask"]
-    print(f"referee / bare flask throughput: {ratio:.2f} "
-          f"(each stat change = auth lookup + BEGIN IMMEDIATE + row + event + JSON)")
+        print(f"{clients:>7} {name:<12}{rates[name, clients]:>8.0f}{pct(lat, 50):>9.2f}"
+              f"{pct(lat, 99):>9.2f}")
+    for clients in counts:
+        print(f"{clients:>3} clients: referee / bare flask throughput "
+              f"{rates['referee', clients] / rates['bare flask', clients]:.2f}")
+    if len(counts) > 1:
+        low, high = min(counts), max(counts)
+        print(f"referee at {high} clients / at {low}: "
+              f"{rates['referee', high] / rates['referee', low]:.2f}")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from sqlite_utils import Database
 from referee.notes import Note
 from referee.rules import N_, RuleError, stats, whole
 from referee.rules.cards import duel_deck, parse_suit
-from referee.store import events, fold, write
+from referee.store import events, fold, ledger, write
 from referee.store import players as rows
 from referee.store.events import now
 from referee.store.ledger import new_id
@@ -140,7 +140,8 @@ def record_change(db: Database, row: dict, new: dict, *, referee_id: int | None,
     event_id = events.record(db, referee_id=referee_id, player_id=row["id"], kind=kind,
                              changes=changes, reason=reason, undoes=undoes, at=now(),
                              sheet=True)
-    result = rows.get(db, row["id"])
+    # the row as the event left it (kept by the fold: no second read), else read
+    result = ledger.current(db).players.pop(row["id"], None) or rows.get(db, row["id"])
     result["event_id"] = event_id
     return result
 
@@ -170,6 +171,7 @@ def _change_locked(db: Database, referee_id: int | None, player_id: int, kind: s
     row = rows.get(db, player_id)
     if row is None:
         raise _missing(player_id)
+    ledger.current(db).players[player_id] = row  # the fold works on this very row
     sheet = rule(rows.sheet(row))
     new = asdict(sheet)
     new["wounded_at"] = wound_started(row, sheet.status)

@@ -211,10 +211,12 @@ def apply_event(db: Database, part: dict, force: bool = False) -> int:
                                [part["undoes"]]).fetchone():
             raise RuleError(None, GONE)
     if part["player"] is not None and part.get("sheet", True):
-        rows = fetch(db, "SELECT * FROM players WHERE id = ?", [part["player"]])
-        if not rows:
-            raise RuleError(None, NO_PLAYER, id=part["player"])
-        current = rows[0]
+        current = tx.players.pop(part["player"], None)
+        if current is None:
+            rows = fetch(db, "SELECT * FROM players WHERE id = ?", [part["player"]])
+            if not rows:
+                raise RuleError(None, NO_PLAYER, id=part["player"])
+            current = rows[0]
         new = rebased(current, part, force)
         changes = {**{k: c for k, c in changes.items() if k not in PLAYER_COLUMNS},
                    **{k: {"before": current[k], "after": v} for k, v in new.items()
@@ -232,9 +234,10 @@ def apply_event(db: Database, part: dict, force: bool = False) -> int:
             part["note"], ensure_ascii=False, sort_keys=True),
         "ord": ord_})
     if part["player"] is not None and part.get("sheet", True):
-        update(db, "players", {"id": part["player"]},
-               {**new, "version": current["version"] + 1, "updated_at": part["at"]},
-               row=current)
+        written = {**new, "version": current["version"] + 1, "updated_at": part["at"]}
+        update(db, "players", {"id": part["player"]}, written, row=current)
+        if not {"character", "player"} & set(new):  # else triggers change its search key
+            tx.players[part["player"]] = {**current, **written}
     return part["id"]
 
 

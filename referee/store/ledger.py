@@ -73,6 +73,9 @@ class Tx:
     at: str = ""
     parts: list[dict] = field(default_factory=list)
     kept: list[tuple] = field(default_factory=list)  # rows as they were (undo_log)
+    # Player rows as this transaction last read or wrote them, by id: a tap reads its
+    # player once and answers with the row it wrote (fold.apply_event keeps them).
+    players: dict[int, dict] = field(default_factory=dict)
 
     @property
     def recording(self) -> bool:

@@ -408,25 +408,23 @@ def m010_players_at_scale(db: Database) -> None:
     trigger calls ``casefold``, which every connection of the app registers
     (store.db.connect)."""
     db.execute("ALTER TABLE players ADD COLUMN search_key TEXT NOT NULL DEFAULT ''")
-    db.execute("CREATE VIRTUAL TABLE players_search USING fts5(search_key, "
-               "content='players', content_rowid='id', tokenize='trigram')")
-    key = ("UPDATE players SET search_key = casefold(new.character || char(10) || "
-           "coalesce(new.player, '')) WHERE id = new.id;")
-    # A new key replaces the old one in the index (none yet for a new row: nothing goes).
-    db.execute("CREATE TRIGGER players_search_key AFTER UPDATE OF search_key ON players "
-               "BEGIN INSERT INTO players_search(players_search, rowid, search_key) "
-               "SELECT 'delete', old.id, old.search_key WHERE old.search_key <> ''; "
-               "INSERT INTO players_search(rowid, search_key) VALUES (new.id, new.search_key); "
-               "END")
-    db.execute(f"CREATE TRIGGER players_search_insert AFTER INSERT ON players BEGIN {key} END")
-    # Only a change of a name makes a new key: a tap changes neither.
-    db.execute("CREATE TRIGGER players_search_update AFTER UPDATE OF character, player "
-               f"ON players BEGIN {key} END")
-    db.execute("CREATE TRIGGER players_search_delete AFTER DELETE ON players BEGIN "
-               "INSERT INTO players_search(players_search, rowid, search_key) "
-               "SELECT 'delete', old.id, old.search_key WHERE old.search_key <> ''; END")
     db.execute("UPDATE players SET search_key = "
                "casefold(character || char(10) || coalesce(player, ''))")
+    db.execute("CREATE VIRTUAL TABLE players_search USING fts5(search_key, "
+               "content='players', content_rowid='id', tokenize='trigram')")
+    db.execute("INSERT INTO players_search(players_search) VALUES ('rebuild')")
+    folded = "casefold(new.character || char(10) || coalesce(new.player, ''))"
+    # The key and its index entry are written here only, from the names: a row that
+    # arrives with a key (a founding snapshot) gets it made again, and indexed once.
+    add = (f"UPDATE players SET search_key = {folded} WHERE id = new.id; "
+           f"INSERT INTO players_search(rowid, search_key) VALUES (new.id, {folded});")
+    drop = ("INSERT INTO players_search(players_search, rowid, search_key) "
+            "SELECT 'delete', old.id, old.search_key WHERE old.search_key <> '';")
+    db.execute(f"CREATE TRIGGER players_search_insert AFTER INSERT ON players BEGIN {add} END")
+    # Only a change of a name makes a new key: a tap changes neither.
+    db.execute("CREATE TRIGGER players_search_update AFTER UPDATE OF character, player "
+               f"ON players BEGIN {drop} {add} END")
+    db.execute(f"CREATE TRIGGER players_search_delete AFTER DELETE ON players BEGIN {drop} END")
     db.execute("CREATE INDEX players_by_name ON players(character COLLATE NOCASE, id)")
     db.execute("CREATE INDEX players_search_keys ON players(search_key)")  # short counts
     db.execute("CREATE INDEX players_status ON players(status, character COLLATE NOCASE, id)")

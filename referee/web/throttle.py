@@ -150,6 +150,15 @@ def _refuse(limit: RequestLimit):
     return response
 
 
+def _only_for(endpoints: set[str], hook):
+    """An after-request hook of the limiter, run for the limited views only."""
+
+    def run(response):
+        return hook(response) if request.endpoint in endpoints else response
+
+    return run
+
+
 def init_app(app: Flask) -> Limiter:
     """Limit the sign-in form, the token call and pairing; the limiter is kept on the app
     (``app.extensions["referee.throttle"]``) so tests can start from clean counts."""
@@ -167,9 +176,14 @@ def init_app(app: Flask) -> Limiter:
         app.view_functions[endpoint] = per_account(per_address(app.view_functions[endpoint]))
     for endpoint in PAIRINGS:
         app.view_functions[endpoint] = pairing(app.view_functions[endpoint])
-    # Flask-Limiter checks every request before its view, though only these views have
-    # limits: a tenth of a tap's time. Their wrappers check for themselves.
+    # Flask-Limiter checks every request before its view, and counts after it, though
+    # only these views have limits: a tenth of a tap's time. Their wrappers check for
+    # themselves; the counting after the answer is kept for them alone.
     app.before_request_funcs[None].remove(limiter._check_request_limit)
+    limited = set(SIGN_INS) | set(PAIRINGS)
+    hooks = app.after_request_funcs[None]
+    for hook in [h for h in hooks if getattr(h, "args", None) == (limiter,)]:
+        hooks[hooks.index(hook)] = _only_for(limited, hook)
     app.extensions["referee.throttle"] = limiter
     app.extensions["referee.tarpit"] = Tarpit(
         app.config.get("SIGN_IN_DELAY_FIRST", DELAY_FIRST),

@@ -206,3 +206,18 @@ def test_a_search_with_many_matches_pages_in_name_order_too(db):
         pages += [r["id"] for r in page]
         after = page[-1]["id"]
     assert pages == order
+
+
+def test_a_row_that_arrives_with_a_key_is_indexed_by_its_names(db):
+    """A joining station's founding snapshot carries whole rows, search_key included:
+    the key is made again from the names, and the index stays whole."""
+    from referee.store import write
+    from referee.store.fold import insert
+    row = dict(many_players(db, 1)[0])
+    with write(db):
+        insert(db, "players", {**row, "id": 9001, "passport_token": "t-9001",
+                               "character": "Гость Вера", "search_key": "stale words"})
+    assert rows.get(db, 9001)["search_key"] == "гость вера\nигрок 0"
+    assert 9001 in {r["id"] for r in rows.search(db, "ГОСТЬ")}
+    assert rows.search(db, "stale") == []
+    db.execute("INSERT INTO players_search(players_search) VALUES ('integrity-check')")
