@@ -8,8 +8,6 @@ then survive, exactly as a player's own undo does. Call these inside store.write
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from sqlite_utils import Database
 
 from referee.games.interface import Effect
@@ -46,7 +44,7 @@ def apply_effect(db: Database, referee_id: int | None, player_id: int, effect: E
         deltas[counter] = row[_MAXIMUM[counter]] - row[counter]
     deltas = {k: v for k, v in deltas.items() if v}
     sheet = stats.adjust(rows.sheet(row), deltas) if deltas else rows.sheet(row)
-    new: dict = asdict(sheet)
+    new: dict = sheet.values()
     new["wounded_at"] = wound_started(row, sheet.status)
     deck = rows.deck_cards(row)
     for card in effect.surrender:

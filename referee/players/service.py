@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict
 
 from sqlite_utils import Database
 
@@ -163,7 +162,7 @@ def reverted_sheet(row: dict, changes: dict) -> dict:
         return {}
     sheet = stats.revert(rows.sheet(row), sheet_changes)
     restore = changes.get("wounded_at", {}).get("before")
-    return {**asdict(sheet), "wounded_at": wound_started(row, sheet.status, restore)}
+    return {**sheet.values(), "wounded_at": wound_started(row, sheet.status, restore)}
 
 
 def _change_locked(db: Database, referee_id: int | None, player_id: int, kind: str,
@@ -173,7 +172,7 @@ def _change_locked(db: Database, referee_id: int | None, player_id: int, kind: s
         raise _missing(player_id)
     ledger.current(db).players[player_id] = row  # the fold works on this very row
     sheet = rule(rows.sheet(row))
-    new = asdict(sheet)
+    new = sheet.values()
     new["wounded_at"] = wound_started(row, sheet.status)
     return record_change(db, row, new, referee_id=referee_id, kind=kind, reason=reason)
 
@@ -244,7 +243,7 @@ def edit(db: Database, referee_id: int | None, player_id: int, data: dict,
                 "hp": min(row["hp"], new.get("hp_max", row["hp_max"])),
                 "chance": min(row["chance"], new.get("chance_max", row["chance_max"])),
             })
-            new.update(asdict(sheet))
+            new.update(sheet.values())
             new["wounded_at"] = wound_started(row, sheet.status)
         return record_change(db, row, new, referee_id=referee_id, kind="edit", reason=reason)
 
