@@ -6,7 +6,8 @@ from flask import current_app, g, jsonify, request, url_for
 from flask_babel import gettext
 
 from referee.accounts import service as accounts
-from referee.api.models import SQLITE_MAX, Error
+from referee.api import paging
+from referee.api.models import Error
 from referee.api.openapi import document
 from referee.api.registry import ApiBlueprint
 from referee.api.schemas import (
@@ -22,7 +23,7 @@ from referee.api.schemas import (
     WithReason,
 )
 from referee.players import service
-from referee.rules import N_, RuleError, whole
+from referee.rules import N_, RuleError
 from referee.rules.stats import COUNTERS
 from referee.store import events, referees
 from referee.store import players as rows
@@ -103,46 +104,13 @@ def openapi():
     return jsonify(made["referee.openapi"])
 
 
-LIMIT_MAX = 1000
-BAD_LIMIT = N_("limit must be a whole number from 1 to %(most)s.")
-
-
-def _limit(default: int) -> int:
-    """The page size the call asked for (?limit=), else ``default``."""
-    raw = request.args.get("limit")
-    if raw is None:
-        return default
-    number = whole(raw)
-    if number is None or not 1 <= number <= LIMIT_MAX:
-        raise RuleError(None, BAD_LIMIT, most=LIMIT_MAX)
-    return number
-
-
-def _id_arg(name: str) -> int | None:
-    """An id from the query (one too large for SQLite names nothing, as in paths)."""
-    value = request.args.get(name, type=int)
-    return None if value is None else max(-SQLITE_MAX - 1, min(value, SQLITE_MAX))
-
-
-def _paged(items: list, limit: int, total: int, cursor: str, last_id):
-    """The page as a JSON array, with `X-Total-Count` and, when more follow, a `Link`
-    to the next page (nothing is cut without saying so)."""
-    response = jsonify(items[:limit])
-    response.headers["X-Total-Count"] = str(total)
-    if len(items) > limit:
-        args = {**request.args.to_dict(), cursor: last_id, "limit": limit}
-        response.headers["Link"] = f'<{url_for(request.endpoint, **request.view_args, **args)}>; rel="next"'
-    return response
-
-
 @bp.operation("get", "/players", {200: list[Player]}, query=Search)
 def list_players():
     """Every player, or those matching ?q= by character or player name, in name order, a
     page at a time (?limit=, ?after=)."""
-    limit, q = _limit(500), request.args.get("q", "")
-    found, total = rows.page(get_db(), q, limit, _id_arg("after"))
-    return _paged([player_json(r) for r in found], limit, total, "after",
-                  found[limit - 1]["id"] if len(found) > limit else None)
+    limit, q = paging.limit(500), request.args.get("q", "")
+    found, total = rows.page(get_db(), q, limit, paging.id_arg("after"))
+    return paging.paged(found, limit, total, "after", player_json)
 
 
 @bp.operation("post", "/players", {201: Player}, body=NewPlayer)
@@ -211,19 +179,18 @@ def reissue(player_id: int):
 @bp.operation("get", "/players/<int:player_id>/events", {200: list[Event]}, load=rows.get)
 def player_events(player_id: int):
     """The player's history, newest first (?limit=, ?before=<id> pages back)."""
-    limit = _limit(1000)
-    found = events.for_player(get_db(), player_id, limit + 1, _id_arg("before"))
-    return _paged([event_json(e) for e in found], limit, events.total(get_db(), player_id),
-                  "before", found[limit - 1]["id"] if len(found) > limit else None)
+    limit = paging.limit(1000)
+    found = events.for_player(get_db(), player_id, limit + 1, paging.id_arg("before"))
+    return paging.paged(found, limit, events.total(get_db(), player_id), "before",
+                        event_json)
 
 
 @bp.operation("get", "/events", {200: list[Event]}, query=Page)
 def recent_events():
     """Recent events of every referee, newest first (?limit=, ?before=<id> pages back)."""
-    limit = _limit(100)
-    found = events.recent(get_db(), limit + 1, _id_arg("before"))
-    return _paged([event_json(e) for e in found], limit, events.total(get_db()), "before",
-                  found[limit - 1]["id"] if len(found) > limit else None)
+    limit = paging.limit(100)
+    found = events.recent(get_db(), limit + 1, paging.id_arg("before"))
+    return paging.paged(found, limit, events.total(get_db()), "before", event_json)
 
 
 @bp.operation("post", "/events/<int:event_id>/undo", {200: Player, 409: Error},

@@ -18,10 +18,12 @@ from typing import Any
 from flask import abort, g, jsonify, request
 from flask_babel import gettext
 
+from referee.api import paging
 from referee.api.models import SQLITE_MAX
 from referee.errors import Conflict
 from referee.games import service as games
 from referee.rules import RuleError, whole
+from referee.store import games as store
 from referee.store import players as rows
 from referee.web.context import found_or_404, get_db
 from referee.web.errors import error_response
@@ -68,6 +70,17 @@ def player_filter() -> int | None:
     if number is None or number > SQLITE_MAX or rows.get(get_db(), number) is None:
         abort(404)
     return number
+
+
+def listed(kind: str, to_json: Callable[[dict], dict], default: int = 200):
+    """A list of a kind's games, newest first, a page at a time: ?player= keeps one
+    player's, ?limit= (``default`` if not given) and ?before=<id> page back, with the
+    total and a Link to the next page."""
+    player_id = player_filter()
+    limit = paging.limit(default)
+    found = store.listing(get_db(), kind, player_id, limit + 1, paging.id_arg("before"))
+    return paging.paged(found, limit, store.count(get_db(), kind, player_id), "before",
+                        to_json)
 
 
 def stale_answer(shown: dict, message: str, **params: object):

@@ -147,3 +147,11 @@ class Page(BaseModel):
 
 class PlayerFilter(BaseModel):
     player: int = Field(None, description="Only this player's (a registry player id)")
+
+
+class GamePage(PlayerFilter):
+    limit: int = Field(None, ge=1, le=1000,
+                       description="At most this many (the list's default if not given); "
+                                   "`Link` rel=\"next\" pages back, `X-Total-Count` counts "
+                                   "them all")
+    before: int = Field(None, description="Only games older than this one (its id)")

@@ -103,24 +103,36 @@ def owner(db: Database, row: dict) -> str | None:
     return fold.station_name(db, row["station"])
 
 
-def listing(db: Database, kind: str, player_id: int | None = None, limit: int = 200
-            ) -> list[dict]:
-    """Games of a kind, newest first, optionally only those a player sits at; each with
-    its ``seated`` players (player id, character) in seat order."""
+def listing(db: Database, kind: str, player_id: int | None = None, limit: int = 200,
+            before: int | None = None) -> list[dict]:
+    """Games of a kind, newest first, optionally only those a player sits at, at most
+    ``limit``, only older than game number ``before`` if given; each with its ``seated``
+    players (player id, character) in seat order."""
+    older = " AND g.number < ?" if before is not None else ""
+    later = [before] if before is not None else []
     if player_id is None:
-        found = fetch(db, f"SELECT {_COLUMNS} FROM games g WHERE g.kind = ? "
-                          "ORDER BY g.number DESC LIMIT ?", [kind, limit])
+        found = fetch(db, f"SELECT {_COLUMNS} FROM games g WHERE g.kind = ?{older} "
+                          "ORDER BY g.number DESC LIMIT ?", [kind, *later, limit])
     else:
         found = fetch(db, f"""
             SELECT {_COLUMNS} FROM games g JOIN game_players s ON s.game_id = g.id
-            WHERE g.kind = ? AND s.player_id = ? ORDER BY g.number DESC LIMIT ?""",
-                      [kind, player_id, limit])
+            WHERE g.kind = ? AND s.player_id = ?{older} ORDER BY g.number DESC LIMIT ?""",
+                      [kind, player_id, *later, limit])
     by_key: dict[int, list[dict]] = {g["key"]: [] for g in found}
     for seat in seats(db, list(by_key)):
         by_key[seat["key"]].append(seat)
     for game in found:
         game["seated"] = by_key[game["key"]]
     return found
+
+
+def count(db: Database, kind: str, player_id: int | None = None) -> int:
+    """How many games of a kind there are (at which a player sits)."""
+    if player_id is None:
+        return db.execute("SELECT count(*) FROM games WHERE kind = ?", [kind]).fetchone()[0]
+    return db.execute("SELECT count(DISTINCT g.id) FROM games g JOIN game_players s ON "
+                      "s.game_id = g.id WHERE g.kind = ? AND s.player_id = ?",
+                      [kind, player_id]).fetchone()[0]
 
 
 def running(db: Database, limit: int = 20) -> list[dict]:

@@ -3,12 +3,10 @@ a table is shown; loading, 409 and undo are the generic layer's (referee.api.gam
 
 from __future__ import annotations
 
-from flask import jsonify
-
 from referee.api import games as game_api
 from referee.api.models import Undo
 from referee.api.registry import ApiBlueprint
-from referee.api.schemas import PlayerFilter
+from referee.api.schemas import GamePage
 from referee.games import service as games
 from referee.games.coup import rules as coup
 from referee.games.coup import service
@@ -69,11 +67,11 @@ def create_table(body: CoupSetup):
     return game_api.created(TABLE, game)
 
 
-@bp.operation("get", "/coup", {200: list[CoupTableRow]}, query=PlayerFilter)
+@bp.operation("get", "/coup", {200: list[CoupTableRow]}, query=GamePage)
 def list_tables():
-    """Coup tables, newest first; ?player=<id> keeps those where the player sits."""
-    listed = service.listing(get_db(), game_api.player_filter())
-    return jsonify([summary_json(row) for row in listed])
+    """Coup tables, newest first; ?player=<id> keeps those where the player sits;
+    ?limit= (200) and ?before=<id> page back."""
+    return game_api.listed(service.KIND, summary_json)
 
 
 @bp.operation("get", "/coup/<int:game_id>", {200: CoupTable})

@@ -3,12 +3,10 @@ how a duel is shown; loading, 409 and undo are the generic layer's (referee.api.
 
 from __future__ import annotations
 
-from flask import jsonify
-
 from referee.api import games as game_api
 from referee.api.models import Undo
 from referee.api.registry import ApiBlueprint
-from referee.api.schemas import PlayerFilter
+from referee.api.schemas import GamePage
 from referee.games.duel import rules as duel
 from referee.games.duel import service
 from referee.games.duel.rules.codec import round_to_dict
@@ -51,13 +49,13 @@ def create_duel(body: DuelStart):
                                                 body.b))
 
 
-@bp.operation("get", "/duels", {200: list[Duel]}, query=PlayerFilter)
+@bp.operation("get", "/duels", {200: list[Duel]}, query=GamePage)
 def list_duels():
-    """Duels, newest first; ?player=<id> keeps that player's."""
-    player_id = game_api.player_filter()
-    found = (service.recent(get_db(), 500) if player_id is None
-             else service.for_player(get_db(), player_id))
-    return jsonify([duel_json(v) for v in found])
+    """Duels, newest first; ?player=<id> keeps that player's; ?limit= (500) and
+    ?before=<id> page back."""
+    db = get_db()
+    return game_api.listed(service.KIND, lambda row: duel_json(service.views(db, [row])[0]),
+                           default=500)
 
 
 @bp.operation("get", "/duels/<int:duel_id>", {200: Duel})

@@ -10,7 +10,7 @@ from referee.api import games as game_api
 from referee.api.core import player_json
 from referee.api.models import Undo
 from referee.api.registry import ApiBlueprint
-from referee.api.schemas import PlayerFilter
+from referee.api.schemas import GamePage
 from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.underworld import rules as uw
@@ -82,11 +82,11 @@ CASTLE = game_api.GameApi(kind=service.KIND, load=service.load, show=game_json, 
 WRITTEN = {200: CastleGame, 409: CastleStale}
 
 
-@bp.operation("get", "/underworld", {200: list[CastleGameRow]}, query=PlayerFilter, old="/castle")
+@bp.operation("get", "/underworld", {200: list[CastleGameRow]}, query=GamePage, old="/castle")
 def list_games():
-    """Castle games (Underworld), newest first; ?player=<id> keeps that player's."""
-    found = service.listing(get_db(), game_api.player_filter())
-    return jsonify([summary_json(r) for r in found])
+    """Castle games (Underworld), newest first; ?player=<id> keeps that player's;
+    ?limit= (200) and ?before=<id> page back."""
+    return game_api.listed(service.KIND, summary_json)
 
 
 @bp.operation("post", "/underworld", {201: CastleGame}, body=CastleSetup, old="/castle")
