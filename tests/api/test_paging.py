@@ -47,3 +47,13 @@ def test_coup_tables_page_back_and_old_calls_get_them_all(api, db):
     whole = api("get", "/api/v1/coup")  # no ?limit=: the default page holds them all
     assert [t["id"] for t in whole.get_json()] == seen and "Link" not in whole.headers
     assert api("get", "/api/v1/underworld?limit=0").status_code == 422
+
+
+def test_berserk_squads_page_back(api, db, monkeypatch, tmp_path):
+    from tests.berserk.test_web import install_test_deck, new_player, save_squad
+    install_test_deck(tmp_path, monkeypatch)
+    anna = new_player(db, "Anna")
+    made = [save_squad(db, anna, ["S234", "F7", "N3"], name=f"Greens {n}")["id"]
+            for n in range(3)]
+    seen, totals = _walk(api, "/api/v1/berserk/squads?limit=2")
+    assert seen == sorted(made, reverse=True) and totals == ["3", "3"]

@@ -7,9 +7,10 @@ from __future__ import annotations
 from flask import abort, jsonify
 
 from referee.api import games as game_api
+from referee.api import paging
 from referee.api.models import Undo
 from referee.api.registry import PREFIX, ApiBlueprint
-from referee.api.schemas import PlayerFilter
+from referee.api.schemas import GamePage
 from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.berserk import registered, service, squads
@@ -181,11 +182,14 @@ def check_squad(body: SquadCheck):
     return jsonify(summary_with(sm, hired))
 
 
-@bp.operation("get", "/squads", {200: list[BerserkSquad]}, query=PlayerFilter)
+@bp.operation("get", "/squads", {200: list[BerserkSquad]}, query=GamePage)
 def list_squads():
-    """Saved squads, newest first; ?player=<id> keeps that player's."""
-    return jsonify([squad_json(r) for r in squads.listing(get_db(),
-                                                          game_api.player_filter())])
+    """Saved squads, newest first; ?player=<id> keeps that player's; ?limit= (1000) and
+    ?before=<id> page back."""
+    player_id, limit = game_api.player_filter(), paging.limit(1000)
+    found = squads.listing(get_db(), player_id, limit + 1, paging.id_arg("before"))
+    return paging.paged(found, limit, squads.count(get_db(), player_id), "before",
+                        squad_json)
 
 
 @bp.operation("post", "/squads", {201: BerserkSquad}, body=SquadNew)
@@ -247,11 +251,14 @@ def check_deck(body: DeckCheck):
 
 
 @bp.operation("get", "/registered-decks", {200: list[BerserkRegisteredDeck]},
-              query=PlayerFilter)
+              query=GamePage)
 def list_registered():
-    """Registered decks, newest first; ?player=<id> keeps that player's (one at most)."""
-    return jsonify([registered_json(r) for r in registered.listing(
-        get_db(), game_api.player_filter())])
+    """Registered decks, newest first; ?player=<id> keeps that player's (one at most);
+    ?limit= (1000) and ?before=<id> page back."""
+    player_id, limit = game_api.player_filter(), paging.limit(1000)
+    found = registered.listing(get_db(), player_id, limit + 1, paging.id_arg("before"))
+    return paging.paged(found, limit, registered.count(get_db(), player_id), "before",
+                        registered_json)
 
 
 @bp.operation("post", "/registered-decks", {201: BerserkRegisteredDeck}, body=DeckNew)
@@ -302,11 +309,12 @@ def update_registered(deck_id: int, body: DeckChange):
 # Battles ----------------------------------------------------------------------------
 
 
-@bp.operation("get", "/battles", {200: list[BerserkBattle]}, query=PlayerFilter)
+@bp.operation("get", "/battles", {200: list[BerserkBattle]}, query=GamePage)
 def list_battles():
-    """Battles, newest first; ?player=<id> keeps that player's."""
-    found = service.listing(get_db(), game_api.player_filter())
-    return jsonify([battle_json(service.load(get_db(), row["id"])) for row in found])
+    """Battles, newest first; ?player=<id> keeps that player's; ?limit= (200) and
+    ?before=<id> page back."""
+    db = get_db()
+    return game_api.listed(service.KIND, lambda row: battle_json(service.load(db, row["id"])))
 
 
 @bp.operation("post", "/battles", {201: BerserkBattle}, body=BattleNew)

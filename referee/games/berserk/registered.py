@@ -138,12 +138,27 @@ def of_player(db: Database, player_id: object) -> dict | None:
     return _decode(rows[0]) if rows else None
 
 
-def listing(db: Database, player_id: int | None = None) -> list[dict]:
-    """Registered decks, newest first; only one player's when asked."""
-    if player_id is None:
-        return [_decode(r) for r in fetch(db, _SELECT + " ORDER BY d.id DESC")]
-    return [_decode(r) for r in fetch(db, _SELECT + " WHERE d.player_id = ? ORDER BY d.id "
-                                      "DESC", [player_id])]
+def listing(db: Database, player_id: int | None = None, limit: int = -1,
+            before: int | None = None) -> list[dict]:
+    """Registered decks, newest first; only one player's when asked.
+    At most ``limit`` (all by default), only older than id ``before`` if given."""
+    where, params = _listed(player_id, before)
+    return [_decode(r) for r in fetch(db, _SELECT + where + " ORDER BY d.id DESC LIMIT ?",
+                                      [*params, limit])]
+
+
+def count(db: Database, player_id: int | None = None) -> int:
+    """How many there are (a player's, when asked)."""
+    where, params = _listed(player_id, None)
+    return db.execute("SELECT count(*) FROM berserk_decks d" + where, params).fetchone()[0]
+
+
+def _listed(player_id: int | None, before: int | None) -> tuple[str, list]:
+    conditions = [("d.player_id = ?", player_id), ("d.id < ?", before)]
+    kept = [(sql, value) for sql, value in conditions if value is not None]
+    if not kept:
+        return "", []
+    return " WHERE " + " AND ".join(sql for sql, _ in kept), [value for _, value in kept]
 
 
 def owners(db: Database) -> list[dict]:
