@@ -110,21 +110,25 @@ class Browser:
 
 
 def paths(big_player: int) -> list[tuple[str, str, str, dict | None]]:
-    """(label, method, path, json body): what referees open and tap, and the API."""
+    """(label, method, path, json body): what referees open and tap, and the API. Each
+    asks for as much on both events (a search that finds one player, a page of 100), so
+    that the ratio shows what the event's size costs, not a longer answer."""
     api = "/api/v1"
     return [
         ("players page", "GET", "/", None),
-        ("search (page)", "GET", "/?q=%D0%B2%D0%B5%D1%80%D0%B0", None),
+        ("search (page)", "GET", "/?q=00042", None),
         ("sheet", "GET", f"/players/{big_player}", None),
         ("feed", "GET", "/events", None),
         ("games", "GET", "/games", None),
         ("duels", "GET", "/duels", None),
-        ("API players (500)", "GET", f"{api}/players", None),
-        ("API search", "GET", f"{api}/players?q=%D0%B2%D0%B5%D1%80%D0%B0&limit=50", None),
+        ("API players", "GET", f"{api}/players?limit=100", None),
+        ("API search", "GET", f"{api}/players?q=00042", None),
         ("API player", "GET", f"{api}/players/{big_player}", None),
         ("API player events", "GET", f"{api}/players/{big_player}/events?limit=100", None),
         ("API events", "GET", f"{api}/events", None),
         ("API tap", "POST", f"{api}/players/{big_player}/adjust", {"cartridges": 1}),
+        # not in the goal: a search a tenth of the players match, a page of 50 of them
+        ("(broad search)", "GET", "/?q=%D0%B2%D0%B5%D1%80%D0%B0", None),
     ]
 
 
@@ -191,7 +195,8 @@ def main() -> None:
     for label in times["small"]:
         a = statistics.median(times["small"][label]) * 1000
         b = statistics.median(times["big"][label]) * 1000
-        worst = max(worst, b / a)
+        if not label.startswith("("):
+            worst = max(worst, b / a)
         print(f"{label:<20}{a:>9.2f}{b:>9.2f}{b / a:>8.2f}")
     print(f"players page: {sizes['small'] / 1024:.1f} KB at 100 players, "
           f"{sizes['big'] / 1024:.1f} KB at {args.players:,} (goal <= 30 KB)")

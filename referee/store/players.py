@@ -22,7 +22,7 @@ def by_token(db: Database, token: str) -> dict | None:
     return rows[0] if rows else None
 
 
-PAGE = 50  # players a page of the list shows; more load on demand
+PAGE = 40  # players a page of the list shows; more load on demand
 _ORDER = " ORDER BY p.character COLLATE NOCASE, p.id"
 # The row after which a page starts: later by name, or the same name and a later id
 # (the first condition lets SQLite seek in players_by_name instead of scanning it).

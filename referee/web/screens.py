@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import redirect, render_template, request
+from flask import redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from referee.errors import Conflict
@@ -40,17 +40,28 @@ _FILTERS = {"duels": "duel", "coup": "coup", "underworld": "underworld",
             "berserk": "berserk", "berserk_squads": "squads"}
 
 
-def list_page(template: str, listing: Callable[[Any, int | None], list], name: str,
-              **extra: Callable[[list], object]):
-    """A list of games (or squads), newest first; ``?player=<id>`` keeps that player's.
+PAGE = 100  # games a list page shows; "Older" shows the next ones
 
-    ``listing(db, player_id or None)`` gives the rows, shown as ``name``; each of
-    ``extra`` is computed from those rows. The page also gets the filter's players."""
+
+def list_page(template: str, listing: Callable[[Any, int | None, int, int | None], list],
+              name: str, **extra: Callable[[list], object]):
+    """A list of games (or squads), newest first, a page at a time; ``?player=<id>``
+    keeps that player's, ``?before=<id>`` goes on from an older one.
+
+    ``listing(db, player_id or None, limit, before)`` gives the rows, shown as ``name``;
+    each of ``extra`` is computed from those rows. The page also gets the filter's
+    players and ``older``, the address of the next page when there is one."""
     db = get_db()
     player_id = request.args.get("player", type=whole_arg)
     player = players.get(db, player_id) if player_id else None
-    listed = listing(db, player["id"] if player else None)
-    return render_template(template, **{name: listed}, player=player,
+    before = request.args.get("before", type=whole_arg)
+    listed = listing(db, player["id"] if player else None, PAGE + 1, before)
+    older = None
+    if len(listed) > PAGE:
+        listed = listed[:PAGE]
+        older = url_for(request.endpoint, player=player["id"] if player else None,
+                        before=listed[-1]["id"])
+    return render_template(template, **{name: listed}, player=player, older=older,
                            players=players.filterable(db, _FILTERS.get(request.blueprint, "")),
                            **{key: make(listed) for key, make in extra.items()})
 

@@ -33,3 +33,24 @@ def test_nav_has_games_and_settings_in_russian(organizer):
     nav = html.split('<nav class="nav">')[1].split("</nav>")[0]
     assert "Игроки" in nav and "Игры" in nav and "Лента" in nav
     assert 'aria-label="Настройки"' in nav
+
+
+def test_game_lists_show_older_games_a_page_at_a_time(referee, db, monkeypatch):
+    """Issue 13: a list of games is never cut silently: "Older" goes on from the last."""
+    import re
+
+    from referee.games.coup import service as coup
+    from referee.players import service as players
+    from referee.web import screens
+    monkeypatch.setattr(screens, "PAGE", 2)
+    seats = [players.create(db, None, {"character": f"P{n}", "hp_max": 3, "chance_max": 1,
+                                       "cartridges": 3, "suit": "H"})["id"] for n in range(3)]
+    made = [coup.create(db, None, seats).id for _ in range(5)]
+    shown, url = [], "/coup"
+    while url:
+        html = referee.get(url).get_data(as_text=True)
+        shown += [int(n) for n in re.findall(r'href="/coup/(\d+)"', html)]
+        older = re.search(r'<a class="btn" href="([^"]+)">Older', html)
+        url = older.group(1).replace("&amp;", "&") if older else None
+    assert sorted(set(shown), reverse=True) == sorted(made, reverse=True)
+    assert len(shown) == len(set(shown))

@@ -118,9 +118,10 @@ def load(db: Database, game_id: int) -> games.Game | None:
     return games.load(db, KIND, game_id)
 
 
-def listing(db: Database, player_id: int | None = None) -> list[dict]:
+def listing(db: Database, player_id: int | None = None, limit: int = 200,
+            before: int | None = None) -> list[dict]:
     """Battles, newest first, with both players' characters."""
-    found = game_rows.listing(db, KIND, player_id)
+    found = game_rows.listing(db, KIND, player_id, limit, before)
     for row in found:
         row["players"] = {SIDES[s["seat"]]: {"id": s["player_id"], "character": s["character"]}
                           for s in row["seated"] if s["seat"] < len(SIDES)}

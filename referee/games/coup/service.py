@@ -77,9 +77,10 @@ def load(db: Database, game_id: int) -> games.Game | None:
     return games.load(db, KIND, game_id)
 
 
-def listing(db: Database, player_id: int | None = None) -> list[dict]:
+def listing(db: Database, player_id: int | None = None, limit: int = 200,
+            before: int | None = None) -> list[dict]:
     """Tables newest first, optionally those where the player has a seat."""
-    return store.listing(db, KIND, player_id)
+    return store.listing(db, KIND, player_id, limit, before)
 
 
 def names(db: Database, game: games.Game) -> dict[str, str]:

@@ -13,6 +13,7 @@ from referee.games.duel import service
 from referee.games.duel.rules import Extension, Play, Round, model
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
+from referee.store import games as games_store
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
@@ -191,9 +192,10 @@ def write_step(duel_id: int, step, picks: dict | None = None, stale: str = STALE
 @referee_required
 def index():
     """Every duel, newest first; ?player=<id> keeps that player's."""
-    def listing(db: Database, player_id: int | None) -> list[dict]:
-        views = service.for_player(db, player_id) if player_id else service.recent(db, 200)
-        return [summary(v) for v in views]
+    def listing(db: Database, player_id: int | None, limit: int,
+                before: int | None) -> list[dict]:
+        found = games_store.listing(db, service.KIND, player_id, limit, before)
+        return [summary(v) for v in service.views(db, found)]
 
     return list_page("duel/index.html", listing, "duels")
 

@@ -212,9 +212,10 @@ def names(db: Database, seats: Iterable[int]) -> dict[str, str]:
     return {str(pid): by_id.get(pid, f"#{pid}") for pid in seats}
 
 
-def listing(db: Database, player_id: int | None = None) -> list[dict]:
+def listing(db: Database, player_id: int | None = None, limit: int = 200,
+            before: int | None = None) -> list[dict]:
     """Castle games, newest first, each with its seated players' names."""
-    return store.listing(db, KIND, player_id)
+    return store.listing(db, KIND, player_id, limit, before)
 
 
 # Quick fight ------------------------------------------------------------------------------
