@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 
 import qrcode
@@ -28,8 +29,12 @@ def passport_row(token: str) -> dict:
     return row
 
 
+@functools.lru_cache(maxsize=2048)
 def qr_svg(data: str) -> bytes:
-    """A QR code as SVG, error correction M so a creased passport still scans."""
+    """A QR code as SVG, error correction M so a creased passport still scans.
+
+    Made once per address and kept (about 5 KB each): drawing one in pure Python is
+    most of a sheet's time, and a passport's address changes only when it is reissued."""
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2,
                          image_factory=qrcode.image.svg.SvgPathImage)
     code.add_data(data)
