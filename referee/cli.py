@@ -235,16 +235,46 @@ def cmd_print_decks(args: argparse.Namespace) -> int:
     return 2 if errors else 0
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    """Serve the app with waitress on the local network."""
-    import waitress
+def _https_certificates(args: argparse.Namespace, path: str, address: str):
+    """With --https: the local authority and this laptop's certificate (made once,
+    reissued when its addresses change); None, having said why, when they cannot be."""
+    from referee.https import certs
 
+    folder = certs.folder_for(path)
+    hosts = certs.local_hosts(address, *([] if args.host in ("0.0.0.0", "") else [args.host]))
+    try:
+        made = certs.ensure(folder, hosts, f"Referee local CA ({socket.gethostname()})")
+    except (certs.TLSError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return None
+    if made.made_ca:
+        print(f"Made a certificate authority in {folder}/: every phone must trust it once "
+              "(the organizers' page /https shows how). Keep ca.key on this laptop only.")
+    if made.issued:
+        print("Issued this laptop's certificate for " + ", ".join(certs.names(made.cert)))
+    print(f"Certificate authority SHA-256: {certs.fingerprint(made.ca)}")
+    return made
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the app on the local network: waitress, or with --https cheroot over TLS."""
     from referee.app import create_app
     from referee.web.context import close_connections
 
     path = _path(args)
     address = lan_address() if args.host in ("0.0.0.0", "") else args.host
-    public = args.public_url or f"http://{address}:{args.port}"
+    scheme = "https" if args.https else "http"
+    port = args.port if args.port is not None else (8443 if args.https else 8080)
+    if args.https and args.http_port == port:
+        print(f"error: --port and --http-port are both {port}; give HTTPS and the plain "
+              "door different ports.", file=sys.stderr)
+        return 2
+    certificates = None
+    if args.https:
+        certificates = _https_certificates(args, path, address)
+        if certificates is None:
+            return 2
+    public = args.public_url or f"{scheme}://{address}:{port}"
     station = None
     if args.station:
         import logging
@@ -271,9 +301,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
             return 2
         print(f"Station {station.name}: Syncthing on port {args.sync_port}")
     # LAN_URL: what passports use when the organizer browses from the laptop itself
-    app = create_app({"DATABASE": path, "PUBLIC_URL": args.public_url or "",
-                      "LAN_URL": f"http://{address}:{args.port}", "STATION": station})
-    if station is not None:
+    config = {"DATABASE": path, "PUBLIC_URL": args.public_url or "",
+              "LAN_URL": f"{scheme}://{address}:{port}", "STATION": station,
+              # Half the threads may hold a refused sign-in a while (web/throttle.py).
+              "SIGN_IN_SLOTS": max(1, args.threads // 2)}
+    if certificates is not None:
+        config.update(SESSION_COOKIE_SECURE=True, PREFERRED_URL_SCHEME="https",
+                      TLS_DIR=str(certificates.folder), HTTPS_PORT=port,
+                      HTTP_PORT=args.http_port)
+    app = create_app(config)
+    if station is not None or certificates is not None:
         import signal
 
         def stop(signum, frame):  # SIGTERM: stop Syncthing and checkpoint, then exit
@@ -281,12 +318,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         signal.signal(signal.SIGTERM, stop)
     print(f"Referee {__version__} on {public}  (database: {path})")
+    if certificates is not None:
+        print(f"Phones that do not trust it yet: http://{address}:{args.http_port}"
+              "/https/trust (plain HTTP hands out the authority, sends the rest to HTTPS)")
     print("Referees: scan this to open it on your phone:")
     print(terminal_qr(public))
     sys.stdout.flush()
     try:
-        waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                       ident="referee")
+        if certificates is not None:
+            from referee.https.server import serve
+
+            serve(app, args.host, port, args.http_port, certificates, args.threads)
+        else:
+            import waitress
+
+            waitress.serve(app, host=args.host, port=port, threads=args.threads,
+                           ident="referee")
     finally:
         if station is not None:
             station.stop()
@@ -314,13 +361,23 @@ def build_parser() -> argparse.ArgumentParser:
     _db_arg(p)
     p.set_defaults(func=cmd_add_referee)
 
-    p = sub.add_parser("serve", help="serve the app on the local network (waitress)")
+    p = sub.add_parser("serve", help="serve the app on the local network (waitress; "
+                                     "with --https, TLS through cheroot)")
     _db_arg(p)
     p.add_argument("--host", default="0.0.0.0")
-    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--port", type=int, default=None,
+                   help="default 8080; with --https, 8443 (the HTTPS port)")
+    p.add_argument("--https", action="store_true",
+                   help="serve over TLS with a local certificate authority made once "
+                        "beside the database (README: HTTPS)")
+    p.add_argument("--http-port", type=int, default=8080,
+                   help="with --https: the plain-HTTP port that hands out the authority "
+                        "and sends everything else to HTTPS")
     p.add_argument("--public-url", default="", type=_public_url,
                    help="base URL in passport QR codes, e.g. http://192.168.1.10:8080")
-    p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--threads", type=int, default=16,
+                   help="worker threads (default 16: up to half of them may be holding "
+                        "refused sign-ins, the rest serve the referees)")
     p.add_argument("--station", metavar="NAME", default="",
                    help="run as a station of the event that merges with the others "
                         "through Syncthing (README: Stations)")

@@ -82,8 +82,10 @@ def switch(code: str):
     target = local_path(request.args.get("next")) or url_for("players.index")
     response = make_response(redirect(target, code=303))
     if code in LANGUAGES:
+        # Secure over HTTPS; the plain door (serve --https) switches too, for the trust
+        # steps, where a Secure cookie would be dropped.
         response.set_cookie("lang", code, max_age=60 * 60 * 24 * 365, samesite="Lax",
-                            httponly=True)
+                            httponly=True, secure=request.is_secure)
     return response
 
 
