@@ -150,11 +150,20 @@ def api(client, token):
     return call
 
 
+_HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    """A port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port nobody listens on right now, and never one this process handed out before:
+    the system may offer a port again once it is closed, and a station's web server and
+    another station's Syncthing then fought over it."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
+            return port
 
 
 def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 20) -> None:

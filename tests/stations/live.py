@@ -33,6 +33,27 @@ class Served:
         self.browser.headers["Accept-Language"] = "en"
 
     def start(self) -> Served:
+        """Start the station; if another process took one of its ports meanwhile (its
+        server then exits with "Address already in use"), again on new ports."""
+        for _attempt in range(3):
+            self._start()
+            if self._is_ours():
+                return self
+            self.stop()
+            self.port, self.sync_port, self.gui_port = free_port(), free_port(), free_port()
+            self.url = f"http://127.0.0.1:{self.port}"
+        raise RuntimeError(f"{self.name} never served its own port:\n"
+                           f"{Path(str(self.db_path) + '.log').read_text()}")
+
+    def _is_ours(self) -> bool:
+        """Whether what answers on the port is this station's server, still running."""
+        try:
+            page = self.browser.get(self.url + "/login", timeout=10)
+        except requests.RequestException:
+            return False
+        return self.process.poll() is None and "Referee" in page.text
+
+    def _start(self) -> None:
         self.log = open(str(self.db_path) + ".log", "ab")  # noqa: SIM115 (closed in stop)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "referee.cli", "serve", "--db", str(self.db_path),
@@ -44,9 +65,9 @@ class Served:
         try:
             wait_for_port(self.port, self.process, seconds=60)
         except (RuntimeError, AttributeError) as err:  # it exited: show its log
-            raise RuntimeError(f"{err}\n{Path(str(self.db_path) + '.log').read_text()}") \
-                from None
-        return self
+            log = Path(str(self.db_path) + ".log").read_text()
+            if "Address already in use" not in log:
+                raise RuntimeError(f"{err}\n{log}") from None
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.process is not None and self.process.poll() is None:
