@@ -26,7 +26,7 @@ from pathlib import Path
 
 from referee import store
 from referee.rules import N_, RuleError
-from referee.stations import segments
+from referee.stations import pinning, segments
 from referee.stations.syncthing import Setup, Syncthing, SyncthingError
 from referee.store import ledger, merge
 from referee.store.db import fetch
@@ -345,8 +345,10 @@ class Runtime:
                 "address": self.advertise, "name": here["name"],
                 "folder": self.folder_id(here)}
 
-    def join(self, organizer_url: str, code: str) -> dict:
-        """On a new station: pair with the organizer's station over the network."""
+    def join(self, organizer_url: str, code: str, pin: str = "") -> dict:
+        """On a new station: pair with the organizer's station over the network (over
+        HTTPS, trusting only the authority whose fingerprint ``pin`` came with the code)."""
+        context = pinning.context_for(organizer_url, pin)
         here = self.here()
         body = json.dumps({"code": code, "station": here["id"], "name": here["name"],
                            "device": self.syncthing.device_id(),
@@ -355,7 +357,7 @@ class Runtime:
         request = urllib.request.Request(url, data=body, method="POST",
                                          headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(request, timeout=20) as answer:
+            with urllib.request.urlopen(request, timeout=20, context=context) as answer:
                 reply = json.loads(answer.read())
         except urllib.error.HTTPError as err:
             try:

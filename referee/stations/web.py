@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import (
     Blueprint,
     Flask,
@@ -17,6 +19,7 @@ from flask import (
 from referee.api.stations import conflict_json
 from referee.players.passport import qr_svg
 from referee.rules import RuleError
+from referee.stations import pinning
 from referee.stations.runtime import Link, Runtime
 from referee.store import ledger, merge
 from referee.store.db import fetch
@@ -80,6 +83,17 @@ def index():
                            held=len(merge.conflicts(db, "held")))
 
 
+def _pin() -> str | None:
+    """With --https, the fingerprint of this station's authority, for the join link."""
+    folder = current_app.config.get("TLS_DIR")
+    if not folder:
+        return None
+    try:
+        return pinning.pin_of((Path(folder) / "ca.crt").read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
 @bp.post("/stations/code")
 @organizer_required
 def new_code():
@@ -95,7 +109,7 @@ def new_code():
     base = request.host_url.rstrip("/")
     if is_loopback(base) and current_app.config.get("LAN_URL"):
         base = current_app.config["LAN_URL"].rstrip("/")
-    url = base + url_for("stations.join", organizer=base, code=code)
+    url = base + url_for("stations.join", organizer=base, code=code, pin=_pin())
     return render_template("stations/code.html", code=code, url=url, base=base,
                            qr=qr_svg(url).decode())
 
@@ -114,11 +128,12 @@ def join():
     code = request.values.get("code", "")
     if request.method == "POST":
         try:
-            station.join(organizer.strip(), code)
+            station.join(organizer.strip(), code, request.values.get("pin", ""))
             return redirect(url_for("stations.joined"), 303)
         except RuleError as err:
             error = rule_message(err)
     return render_template("stations/join.html", organizer=organizer, code=code,
+                           pin=request.values.get("pin", ""),
                            error=error, name=here["name"] if here else ""), 422 if error else 200
 
 
