@@ -179,7 +179,9 @@ def init_app(app: Flask) -> Limiter:
     # Flask-Limiter checks every request before its view, and counts after it, though
     # only these views have limits: a tenth of a tap's time. Their wrappers check for
     # themselves; the counting after the answer is kept for them alone.
-    app.before_request_funcs[None].remove(limiter._check_request_limit)
+    before = app.before_request_funcs.get(None, [])
+    if limiter._check_request_limit in before:  # not there when RATELIMIT_ENABLED is off
+        before.remove(limiter._check_request_limit)
     limited = set(SIGN_INS) | set(PAIRINGS)
     hooks = app.after_request_funcs[None]
     for hook in [h for h in hooks if getattr(h, "args", None) == (limiter,)]:

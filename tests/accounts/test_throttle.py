@@ -158,3 +158,12 @@ def test_a_forged_known_cookie_is_ignored(app, client):
     for _ in range(5):
         _form_login(client, "ref", "wrong")
     assert _form_login(client, "ref", "ref-password").status_code == 429
+
+
+def test_an_app_with_the_limit_switched_off_still_builds_and_never_refuses(db_path):
+    """RATELIMIT_ENABLED=False (benchmarks compare against it) leaves the views alone."""
+    from referee.app import create_app
+    off = create_app({"DATABASE": str(db_path), "RATELIMIT_ENABLED": False})
+    client = off.test_client()
+    answers = {_token(client, "ref", "wrong").status_code for _ in range(12)}
+    assert answers == {401}
