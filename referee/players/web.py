@@ -80,17 +80,19 @@ def history_update(view: dict) -> str:
     return render_template("players/_history_update.html", **view, new=new, changed=changed)
 
 
-def card_response(player_id: int, error: str | None = None, status: int = 200):
-    """The player's stats card (htmx) or a redirect to the sheet (plain form)."""
+def card_response(player_id: int, error: str | None = None, status: int = 200, **extra):
+    """The player's stats card (htmx) or a redirect to the sheet (plain form); ``extra``
+    (an undo's question) goes to the card too."""
     row = rows.get(get_db(), player_id)
     if row is None:
         abort(404)
     if is_htmx():
         view = sheet_view(row)
-        html = render_template("players/_card.html", **view, error=error) + history_update(view)
+        html = render_template("players/_card.html", **view, error=error, **extra) + \
+            history_update(view)
         return html, status
-    if error:
-        return sheet_page(row, status, error=error)
+    if error or extra:
+        return sheet_page(row, status, error=error, **extra)
     return redirect(url_for("players.sheet", player_id=player_id), code=303)
 
 

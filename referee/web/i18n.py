@@ -35,6 +35,15 @@ FIELD_LABELS = {
     "reason": lazy_gettext("Reason"),
     "name": lazy_gettext("Name"),
     "password": lazy_gettext("Password"),
+    # A referee account's and the settings' fields, as the feed names them.
+    "referee": lazy_gettext("Referee"),
+    "organizer": lazy_gettext("Organizer"),
+    "active": lazy_gettext("Active"),
+    "token": lazy_gettext("API token"),
+    "event_name": lazy_gettext("Event name"),
+    "death_minutes": lazy_gettext("Minutes to death"),
+    "public_url": lazy_gettext("Public URL"),
+    "token_days": lazy_gettext("Days an API token works"),
 }
 
 

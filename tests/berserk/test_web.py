@@ -407,7 +407,7 @@ def test_B11_example_1_both_outcomes_are_shown_before_confirming(referee, db, ba
     html = text(response.get_data(as_text=True))
     assert response.status_code == 200
     assert ("As rolled: A 5 · D 1 · Δ +4 a1 Champion → b1 Defender : strong strike, 4 wounds; "
-            "answer weak, 1 wounds") in html
+            "answer weak, 1 wound") in html
     assert ("Lowered: A 5 · D 1 · Δ +4 a1 Champion → b1 Defender : medium strike, 3 wounds; "
             "no answer") in html
     assert "a1, the stronger side, may lower both strikes" in html
@@ -416,7 +416,7 @@ def test_B11_example_1_both_outcomes_are_shown_before_confirming(referee, db, ba
 
 @pytest.mark.parametrize(("a_die", "d_die", "expected"), [
     ("3", "3", "weak strike, 2 wounds; no answer"),
-    ("6", "6", "no strike; answer weak, 1 wounds"),
+    ("6", "6", "no strike; answer weak, 1 wound"),
     ("2", "4", "no strike; no answer"),
     ("1", "6", "no strike; answer medium, 2 wounds"),
 ])

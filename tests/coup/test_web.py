@@ -107,7 +107,7 @@ def test_C1_create_stores_the_table_and_opens_it(referee, db, seats):
                                         "one_coin_start": True, "first": str(a)}
     assert row["kind"] == "coup" and row["title"] == "Boris, Anna"
     page = referee.get(f"/coup/{game_id}").get_data(as_text=True)
-    assert "Deal (C3)" in page and "Anna's turn (1 coins): which action?" in page
+    assert "Deal (C3)" in page and "Anna's turn (1 coin): which action?" in page
 
 
 def test_C1_a_refused_setup_is_422_and_stores_nothing(referee, db, seats):

@@ -33,9 +33,24 @@ NOT_SEATED = N_("The starting player must sit at the table; choose one of the se
 Translate = Callable[..., str]
 
 
-def english(message: str, **params: object) -> str:
-    """The untranslated message with its placeholders filled."""
+def english(message: str, _plural: str | None = None, _count: int = 1,
+            **params: object) -> str:
+    """The untranslated message (or its ``_plural`` when ``_count`` is not 1) with its
+    placeholders filled."""
+    if _plural is not None and _count != 1:
+        message = _plural
     return message % params if params else message
+
+
+# A log line keeps the message it was played with, the plural English; one whose count
+# is 1 reads in the singular, and Russian has its three forms (ngettext).
+PLURAL_LINES = {
+    "%(player)s gains %(coins)s coins.": (N_("%(player)s gains %(coins)s coin."), "coins"),
+    "%(player)s takes %(coins)s coins from %(target)s.":
+        (N_("%(player)s takes %(coins)s coin from %(target)s."), "coins"),
+    "%(player)s is out of the game; %(coins)s coins return to the supply.":
+        (N_("%(player)s is out of the game; %(coins)s coin returns to the supply."), "coins"),
+}
 
 
 def _player_ids(value: object) -> list[int]:
@@ -109,11 +124,17 @@ def character_name(code: str | None, tr: Translate = english) -> str:
     return tr(CHARACTER_NAMES[code]) if code in CHARACTER_NAMES else str(code or "")
 
 
-def log_line(entry: LogEntry, names: dict[str, str], tr: Translate = english) -> str:
-    """One line of the table's log, with names and characters in the reader's language."""
+def log_line(entry: LogEntry, names: dict[str, str], tr: Translate = english,
+             plurals: bool = False) -> str:
+    """One line of the table's log, with names and characters in the reader's language;
+    with ``plurals`` a count of 1 reads in the singular (the screen: the API's record
+    is a contract and reads as it always has)."""
     params = named_params(dict(entry.params), names)
     if "character" in params:
         params["character"] = character_name(str(params["character"]), tr)
+    if plurals and entry.message in PLURAL_LINES:
+        singular, key = PLURAL_LINES[entry.message]
+        return tr(singular, _plural=entry.message, _count=int(params[key]), **params)
     return tr(entry.message, **params) if params else tr(entry.message)
 
 

@@ -44,8 +44,12 @@ def translator() -> service.Translate:
     """gettext bound to this request's catalog once: a long log has hundreds of lines."""
     translations = get_translations()
 
-    def tr(message: str, **params: object) -> str:
-        text = translations.ugettext(message)
+    def tr(message: str, _plural: str | None = None, _count: int = 1,
+           **params: object) -> str:
+        if _plural is None:
+            text = translations.ugettext(message)
+        else:
+            text = translations.ungettext(message, _plural, _count)
         return text % params if params else text
 
     return tr
@@ -179,7 +183,7 @@ def screen(game: games.Game, *, act: str | None = None, error: str | None = None
         "pending": pending, "char": char,
         "action_label": gettext(ACTION_NAMES[pending.action]) if pending else "",
         "claim": char(q.claim) if q.claim else "",
-        "log": [{"rule": e.rule, "text": service.log_line(e, names, tr)}
+        "log": [{"rule": e.rule, "text": service.log_line(e, names, tr, plurals=True)}
                 for e in reversed(state.log)],
         "face_up_counts": [(char(c), state.face_up_count(c)) for c in state.in_play
                            if state.face_up_count(c)],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from referee.games import service as games
 from referee.games.underworld import rules as uw
@@ -98,8 +98,9 @@ class Screen:
             return gettext("Two fights won in a row (U9): draw a class card or keep the "
                            "class.")
         if s.phase == "cleanup":
-            return gettext("End of the turn (U15): discard %(count)s cards to keep 4.",
-                           count=aw.discard)
+            return ngettext("End of the turn (U15): discard %(count)s card to keep 4.",
+                            "End of the turn (U15): discard %(count)s cards to keep 4.",
+                            aw.discard, count=aw.discard)
         if s.phase == "playoff":
             return gettext("Play-off (U17): %(player)s challenges another level-10 player "
                            "instead of stepping into the castle.", player=who)
