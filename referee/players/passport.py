@@ -51,6 +51,13 @@ def passport_qr(url: str) -> Markup:
     return Markup(qr_svg(url).decode().split("?>", 1)[-1].strip())
 
 
+@bp.errorhandler(404)
+def passport_missing(err):
+    """An unknown or reissued passport, told to the player who scanned it (not the referees'
+    sign-in: a player has no account)."""
+    return render_template("players/passport_missing.html"), 404
+
+
 @bp.get("/p/<token>")
 def sheet(token: str):
     """The player's own sheet, read-only; a signed-in referee gets the editable view."""

@@ -15,6 +15,9 @@ _WORDS: dict[str, tuple[str, str]] = {
     "chance": ("Chance", "Шанс"),
     "cartridges": ("Cartridges", "Патроны"),
     "player": ("Player", "Игрок"),
+    # the numbers on paper are where a character started: the sheet holds the live ones
+    "starting": ("Starting values", "Начальные значения"),
+    "printed": ("printed", "печать"),
     "S": ("spades", "пики"),
     "H": ("hearts", "черви"),
     "D": ("diamonds", "бубны"),

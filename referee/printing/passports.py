@@ -7,6 +7,7 @@ passport has a new token, so printing it again prints the new code.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from datetime import date
 
 from referee.printing import labels
 from referee.printing.layout import PASSPORT, draw_crop_marks
@@ -44,8 +45,17 @@ def _stat(pdf, x: float, y: float, w: float, h: float, key: str, value: object,
              min_size=8, style="B", align="C", valign="M", max_lines=1)
 
 
+def starting_line(printed: date, lang: str) -> str:
+    """The line over the numbers: they are the starting values, as of the print date, so a
+    paper passport does not pass for the live sheet later."""
+    day = printed.strftime("%d.%m.%Y")
+    if lang == "both":
+        return f"{labels.word('starting', lang)} · {day}"
+    return f"{labels.word('starting', lang)}, {labels.word('printed', lang)} {day}"
+
+
 def draw_passport(pdf, player: Mapping, url: str, event_name: str, x: float, y: float,
-                  lang: str = "both") -> None:
+                  lang: str = "both", printed: date | None = None) -> None:
     """One passport with its top-left corner at (x, y) mm."""
     # a faint frame shows a crooked cut; it stays outside the QR code's quiet zone
     pdf.set_draw_color(215)
@@ -70,6 +80,8 @@ def draw_passport(pdf, player: Mapping, url: str, event_name: str, x: float, y: 
     gap = 2.0
     box_w = (COLUMN - 2 * gap) / 3
     stats_top = y + PASSPORT.height - PAD - 22
+    text_box(pdf, starting_line(printed or date.today(), lang), left, stats_top - 3.2,
+             COLUMN, 3, size=5.5, min_size=4, colour=GREY, max_lines=1)
     for i, (key, field) in enumerate((("hp", "hp_max"), ("chance", "chance_max"),
                                       ("cartridges", "cartridges"))):
         _stat(pdf, left + i * (box_w + gap), stats_top, box_w, 22, key, player.get(field, ""),
@@ -84,12 +96,14 @@ def draw_passport(pdf, player: Mapping, url: str, event_name: str, x: float, y: 
 
 
 def passports_pdf(players: Iterable[Mapping], base_url: str, event_name: str,
-                  progress: Progress | None = None, lang: str = "both") -> bytes:
+                  progress: Progress | None = None, lang: str = "both",
+                  printed: date | None = None) -> bytes:
     """A4 pages of passports, ten a page (2 × 5) with crop marks; returns the PDF bytes.
 
     Each player is a ``players`` row: ``id, character, player, hp_max, chance_max,
     cartridges, suit, passport_token, level``. ``progress(done, total)`` is called after
-    each passport. ValueError for no players or a player without a token; RuleError
+    each passport; ``printed`` (today by default) is the date printed over the numbers.
+    ValueError for no players or a player without a token; RuleError
     (D3) for a suit that cannot be read.
     """
     players = list(players)
@@ -109,7 +123,7 @@ def passports_pdf(players: Iterable[Mapping], base_url: str, event_name: str,
             draw_crop_marks(pdf, PASSPORT)
         x, y = PASSPORT.slot(index)
         url = passport_url(base_url, str(player["passport_token"]))
-        draw_passport(pdf, player, url, event_name, x, y, lang)
+        draw_passport(pdf, player, url, event_name, x, y, lang, printed or date.today())
         if progress:
             progress(index + 1, total)
     return bytes(pdf.output())

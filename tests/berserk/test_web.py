@@ -318,6 +318,16 @@ def test_saving_a_squad_stores_it_for_the_player_with_who_and_when(referee, db, 
     assert counts(page) == {"cards": 3, "gold_left": 15, "silver_left": 15}  # 3 elements: 2 gold
 
 
+def test_saving_a_squad_says_so_once(referee, db, deck_dir, anna):
+    response = post(referee, "/berserk/squads", {
+        "player": anna["id"], "name": "Greens", "deck": "berserk-test", "card": ["F7"]})
+    page = referee.get(response.headers["Location"]).get_data(as_text=True)
+    assert '<p class="notice" role="status">The squad is saved.</p>' in page
+    # A reload, or coming back later, does not say it again.
+    assert "The squad is saved." not in referee.get(
+        response.headers["Location"]).get_data(as_text=True)
+
+
 def test_a_squad_breaking_the_rules_is_not_saved(referee, db, deck_dir, anna):
     response = post(referee, "/berserk/squads", {
         "player": anna["id"], "deck": "berserk-test", "seat": "first",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 import secrets
+from datetime import date
 
 import pypdfium2 as pdfium
 import pytest
@@ -265,3 +266,18 @@ def test_nothing_to_print_and_unknown_languages_are_refused():
     with pytest.raises(RuleError) as caught:
         passports_pdf(make_players(1, suit="roses"), BASE, "E")
     assert caught.value.rule == "D3"
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("both", "Начальные значения · Starting values · 01.12.2026"),
+    ("en", "Starting values, printed 01.12.2026"),
+    ("ru", "Начальные значения, печать 01.12.2026"),
+])
+def test_the_numbers_are_labelled_starting_values_with_the_print_date(lang, line):
+    pdf = passports_pdf(make_players(2), BASE, "E", lang=lang, printed=date(2026, 12, 1))
+    assert words(page_texts(pdf)[0]).count(line) == 2
+
+
+def test_the_print_date_is_today_by_default():
+    text = words(page_texts(passports_pdf(make_players(1), BASE, "E", lang="en"))[0])
+    assert f"Starting values, printed {date.today():%d.%m.%Y}" in text

@@ -4,7 +4,7 @@ Once the player has registered a deck, only its cards are offered, as many as it
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 
 from referee.errors import Conflict
@@ -25,6 +25,7 @@ bp = Blueprint("berserk_squads", __name__, url_prefix="/berserk/squads")
 
 STALE = N_("Someone else saved this squad first; the screen now shows their version. "
            "Make your change again.")
+SAVED = N_("The squad is saved.")
 PICK_PLAYER = N_("Choose the player this squad is for.")
 NO_DECKS = N_("There is no deck of Berserk-style cards; add one to printables/decks.")
 CHANGED_DECK = N_("Another deck was chosen: the squad starts empty.")
@@ -247,6 +248,8 @@ def _save(squad_id: int | None):
     except RuleError as err:
         view, _ = builder(draft, settings=settings, error=localized(err))
         return render_template("berserk/squad.html", **view), 422
+    # The squad's page says it was saved once, after this redirect (not on a reload).
+    session["saved_squad"] = squad["id"]
     return redirect(url_for("berserk_squads.show", squad_id=squad["id"]), code=303)
 
 
@@ -267,7 +270,9 @@ def show(squad_id: int):
         settings = battles.read_settings(squad["settings"])
     except RuleError:
         settings = berserk.PUBLISHED
-    view, _ = builder(draft_of(squad), settings=settings)
+    saved = session.pop("saved_squad", None) == squad_id
+    view, _ = builder(draft_of(squad), settings=settings,
+                      notice=gettext(SAVED) if saved else None)
     return render_template("berserk/squad.html", **view)
 
 
