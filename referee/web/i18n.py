@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, Flask, make_response, redirect, request, url_for
-from flask_babel import Babel, get_locale, gettext, lazy_gettext
+from flask_babel import Babel, get_locale, gettext, lazy_gettext, ngettext
 
 from referee import notes
-from referee.rules import RuleError
+from referee.rules import N_, RuleError
 from referee.web.security import local_path
 
 LANGUAGES = ("ru", "en")
@@ -78,10 +78,29 @@ def _param(key: str, value: object) -> object:
     return describe(rule_message) if callable(describe) else value
 
 
+# A refusal keeps its one msgid, the plural English, as the API and the stations' log
+# carry it; read here, a count of 1 takes the singular, and Russian its three forms.
+PLURAL_REFUSALS = {
+    "Discard exactly %(count)s cards so that 4 stay in the inventory; %(named)s were named.":
+        (N_("Discard exactly %(count)s card so that 4 stay in the inventory; %(named)s "
+            "were named."), "count"),
+    "Powering up needs %(cost)s inventory cards to discard; %(player)s holds only %(have)s.":
+        (N_("Powering up needs %(cost)s inventory card to discard; %(player)s holds only "
+            "%(have)s."), "cost"),
+    "Discard exactly %(cost)s inventory cards to power up; %(count)s were named.":
+        (N_("Discard exactly %(cost)s inventory card to power up; %(count)s were named."),
+         "cost"),
+}
+
+
 def rule_message(err: RuleError) -> str:
     """A refusal in the user's language, with the rule id in front when there is one."""
     params = {k: _param(k, v) for k, v in err.params.items()}
-    text = gettext(err.message, **params) if params else gettext(err.message)
+    singular, key = PLURAL_REFUSALS.get(err.message, (None, ""))
+    if singular is not None and isinstance(params.get(key), int):
+        text = ngettext(singular, err.message, params[key], **params)
+    else:
+        text = gettext(err.message, **params) if params else gettext(err.message)
     return f"{err.rule}: {text}" if err.rule else text
 
 

@@ -171,3 +171,19 @@ def test_castle_inventory_counts_its_cards(referee, db):
     assert "Inventory: 4 cards" in page
     ru = text_of(russian(referee).get(f"/underworld/{game.id}").get_data(as_text=True))
     assert "Инвентарь: 4 карты" in ru
+
+
+@pytest.mark.parametrize(("lang", "count", "text"), [
+    ("en", 1, "U15: Discard exactly 1 card so that 4 stay in the inventory; 0 were named."),
+    ("en", 2, "U15: Discard exactly 2 cards so that 4 stay in the inventory; 0 were named."),
+    ("ru", 1, "U15: Сбросьте ровно 1 карту, чтобы в инвентаре осталось 4; названо: 0."),
+    ("ru", 5, "U15: Сбросьте ровно 5 карт, чтобы в инвентаре осталось 4; названо: 0."),
+])
+def test_a_refusal_counts_in_the_readers_language(app, lang, count, text):
+    from referee.rules import RuleError
+    from referee.web.i18n import rule_message
+    err = RuleError("U15", "Discard exactly %(count)s cards so that 4 stay in the "
+                    "inventory; %(named)s were named.", count=count, named=0)
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        assert rule_message(err) == text
+    assert err.text.startswith(f"Discard exactly {count} cards")  # the API's English as before
