@@ -140,6 +140,15 @@ class Served:
         return st
 
 
+def text_of(path: Path) -> str | None:
+    """A file's text, or None while it is missing: Syncthing replaces a file by renaming
+    a temporary one over it, and a read can fall between the two."""
+    try:
+        return path.read_text()
+    except FileNotFoundError:
+        return None
+
+
 def until(check, seconds: float = 60, every: float = 0.2):
     """Wait until check() is true (its value), or fail saying what it last was."""
     deadline = time.monotonic() + seconds

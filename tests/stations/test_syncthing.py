@@ -13,7 +13,7 @@ from referee import store
 from referee.accounts.service import add_referee
 from referee.players import service as players
 from referee.store import settings
-from tests.stations.live import Served, until
+from tests.stations.live import Served, text_of, until
 
 
 def need_syncthing() -> None:
@@ -227,7 +227,7 @@ def test_a_segment_edited_on_another_station_is_refused_and_put_back(stations):
                             "referee-" + tavern.rows("SELECT event FROM station")[0]["event"])
     # the organizer's station, the segment's one writer, puts it back everywhere
     mine = master.db_path.parent / "master.db.station" / "shared" / here / own[-1].name
-    until(lambda: own[-1].read_text() == true and mine.read_text() == true, seconds=90)
+    until(lambda: text_of(own[-1]) == true and text_of(mine) == true, seconds=90)
     # reported by the station that put it back (and by the editor's, if it looked first)
     problems = master.rows("SELECT path, problem FROM segments WHERE problem != ''")
     assert problems == [{"path": f"{here}/{own[-1].name}",
