@@ -78,6 +78,9 @@ def serve(app: Callable, host: str, port: int, plain_port: int, certs: Certifica
     secure.ssl_adapter = BuiltinSSLAdapter(str(certs.cert_path), str(certs.key_path))
     plain = Server((host, plain_port), plain_door(app, port), numthreads=2,
                    server_name=SERVER_NAME)
+    # On the way out, a request still running gets 2 s (cheroot waits 5 by default, for
+    # each server in turn: a service manager's stop could then take 15 s).
+    secure.shutdown_timeout = plain.shutdown_timeout = 2
     # cheroot listens, starts its threads, and only then is "ready"; its stop() ignores
     # a server not ready, so a Ctrl-C in between would leave the threads running and the
     # process hanging. Until both serve, a signal is only noted; then it ends serve().

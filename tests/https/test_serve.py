@@ -61,7 +61,7 @@ class Serving:
         if self.process.poll() is None:
             self.process.terminate()
         try:
-            self.output += self.process.communicate(timeout=15)[0]
+            self.output += self.process.communicate(timeout=30)[0]
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.output += self.process.communicate()[0]
