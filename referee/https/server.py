@@ -11,11 +11,13 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable
 from urllib.parse import quote, urlsplit
 
 from cheroot import wsgi
 from cheroot.ssl.builtin import BuiltinSSLAdapter
+from cheroot.workers import threadpool
 
 from referee.https.certs import Certificates
 
@@ -72,8 +74,7 @@ def plain_door(app: Callable, https_port: int) -> Callable:
 def serve(app: Callable, host: str, port: int, plain_port: int, certs: Certificates,
           threads: int = 8) -> None:
     """Serve ``app`` over HTTPS on ``port`` and the plain door on ``plain_port`` until
-    interrupted (Ctrl-C, or SIGTERM turned into SystemExit); both stop before it returns,
-    as waitress.serve returns."""
+    Ctrl-C or SIGTERM; both stop before it returns, as waitress.serve returns."""
     secure = Server((host, port), app, numthreads=threads, server_name=SERVER_NAME)
     secure.ssl_adapter = BuiltinSSLAdapter(str(certs.cert_path), str(certs.key_path))
     plain = Server((host, plain_port), plain_door(app, port), numthreads=2,
@@ -81,42 +82,52 @@ def serve(app: Callable, host: str, port: int, plain_port: int, certs: Certifica
     # On the way out, a request still running gets 2 s (cheroot waits 5 by default, for
     # each server in turn: a service manager's stop could then take 15 s).
     secure.shutdown_timeout = plain.shutdown_timeout = 2
-    # cheroot listens, starts its threads, and only then is "ready"; its stop() ignores
-    # a server not ready, so a Ctrl-C in between would leave the threads running and the
-    # process hanging. Until both serve, a signal is only noted; then it ends serve().
-    state = {"serving": False, "asked": False}
+    # The servers run in threads; this one waits for a signal, which only raises a flag.
+    # A handler that raised SystemExit (as waitress's caller does) could land while a
+    # lock of cheroot's was held, and leave it held: then the stopping waited for ever
+    # (seen one run in five), as it did when a signal came while cheroot was starting.
+    asked = []
 
     def stop(signum, frame):
-        if state["serving"]:
-            raise SystemExit(0)
-        state["asked"] = True
+        asked.append(signum)
 
     previous = _take_signals(stop)
+    runners: list[threading.Thread] = []
     try:
         # Both ports are bound before either serves: a port in use fails the start at once.
         secure.prepare()
-        try:
-            plain.prepare()
-        except BaseException:
-            secure.stop()
-            raise
-        door = threading.Thread(target=plain.serve, name="plain-door", daemon=True)
-        door.start()
-        try:
-            state["serving"] = True
-            if not state["asked"]:
-                secure.serve()
-        except (KeyboardInterrupt, SystemExit):
-            pass  # as waitress does: the caller's clean-up runs and it returns normally
-        finally:
-            state["serving"] = False  # a second Ctrl-C must not cut the stopping short
-            plain.stop()
-            secure.stop()
-            door.join(timeout=5)
+        plain.prepare()
+        for name, server in (("https", secure), ("plain-door", plain)):
+            runner = threading.Thread(target=server.serve, name=name, daemon=True)
+            runner.start()
+            runners.append(runner)
+        while not asked and all(runner.is_alive() for runner in runners):
+            time.sleep(0.1)
     finally:
+        for server in (plain, secure):
+            _stop(server)
+        for runner in runners:
+            runner.join(timeout=5)
         for signum, handler in previous.items():
             if handler is not None:  # None: set outside Python, nothing to put back
                 signal.signal(signum, handler)
+
+
+def _stop(server: Server) -> None:
+    """Stop a cheroot server and its worker threads.
+
+    cheroot's stop() sends each worker it knows one request to stop, then waits for it
+    without end. When a signal's SystemExit still landed inside cheroot, a worker once
+    missed its request and the process waited for ever; spare requests are sent first,
+    so that whatever happened, every worker finds one (the spares stay unread)."""
+    pool = server.requests
+    queue = getattr(pool, "_queue", None)
+    if queue is not None:
+        # as many as it has threads, and as many again: a worker it did not list took
+        # another's request (what the waits looked like)
+        for _spare in range(2 * max(len(getattr(pool, "_threads", [])), pool.min)):
+            queue.put(threadpool._SHUTDOWNREQUEST)
+    server.stop()
 
 
 def _take_signals(handler) -> dict:
