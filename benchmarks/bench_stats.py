@@ -10,6 +10,7 @@ noisy machine affects both alike. Prints requests/s, p50 and p99 latency, and th
 from __future__ import annotations
 
 import argparse
+import atexit
 import http.client
 import json
 import socket
@@ -30,8 +31,21 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+_STARTED: list[subprocess.Popen] = []
+
+
+@atexit.register
+def _stop_the_servers() -> None:
+    """However a benchmark ends (a second server that did not start, Ctrl-C), the
+    servers it started do not outlive it."""
+    for process in _STARTED:
+        if process.poll() is None:
+            process.terminate()
+
+
 def start(command: list[str], port: int) -> subprocess.Popen:
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _STARTED.append(process)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
