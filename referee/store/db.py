@@ -113,6 +113,15 @@ def fetch(db: sqlite_utils.Database, sql: str, params: list | tuple = ()) -> lis
     return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 
+def where(*conditions: tuple[str, object]) -> tuple[str, list]:
+    """`` WHERE a AND b`` and its parameters, for the (sql, value) pairs whose value is
+    given (None: that condition is left out); nothing when none is."""
+    kept = [(sql, value) for sql, value in conditions if value is not None]
+    if not kept:
+        return "", []
+    return " WHERE " + " AND ".join(sql for sql, _ in kept), [value for _, value in kept]
+
+
 def default_path() -> str:
     """The database path: $REFEREE_DB, else a file in the working folder."""
     return os.environ.get("REFEREE_DB") or DEFAULT_FILE

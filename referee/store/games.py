@@ -16,7 +16,7 @@ import json
 from sqlite_utils import Database
 
 from referee.store import fold, ledger
-from referee.store.db import fetch
+from referee.store.db import fetch, where
 from referee.store.events import now
 
 _COLUMNS = ("g.number AS id, g.id AS key, g.kind, g.title, g.setup, g.status, g.version, "
@@ -108,16 +108,11 @@ def listing(db: Database, kind: str, player_id: int | None = None, limit: int = 
     """Games of a kind, newest first, optionally only those a player sits at, at most
     ``limit``, only older than game number ``before`` if given; each with its ``seated``
     players (player id, character) in seat order."""
-    older = " AND g.number < ?" if before is not None else ""
-    later = [before] if before is not None else []
-    if player_id is None:
-        found = fetch(db, f"SELECT {_COLUMNS} FROM games g WHERE g.kind = ?{older} "
-                          "ORDER BY g.number DESC LIMIT ?", [kind, *later, limit])
-    else:
-        found = fetch(db, f"""
-            SELECT {_COLUMNS} FROM games g JOIN game_players s ON s.game_id = g.id
-            WHERE g.kind = ? AND s.player_id = ?{older} ORDER BY g.number DESC LIMIT ?""",
-                      [kind, player_id, *later, limit])
+    seated = " JOIN game_players s ON s.game_id = g.id" if player_id is not None else ""
+    condition, params = where(("g.kind = ?", kind), ("s.player_id = ?", player_id),
+                              ("g.number < ?", before))
+    found = fetch(db, f"SELECT {_COLUMNS} FROM games g{seated}{condition} "
+                      "ORDER BY g.number DESC LIMIT ?", [*params, limit])
     by_key: dict[int, list[dict]] = {g["key"]: [] for g in found}
     for seat in seats(db, list(by_key)):
         by_key[seat["key"]].append(seat)

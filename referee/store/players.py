@@ -97,9 +97,11 @@ def page(db: Database, q: str, limit: int, after: int | None) -> tuple[list[dict
 
 def filterable(db: Database, kind: str) -> list[dict]:
     """The players a list of games of this kind can be filtered by: those seated in one
-    (``"squads"``: those with a saved Berserk squad), by name."""
-    if kind == "squads":
-        source = " FROM players p WHERE p.id IN (SELECT player_id FROM berserk_squads)"
+    (``"squads"``, ``"decks"``: those with a saved Berserk squad, a registered deck), by
+    name."""
+    owned = {"squads": "berserk_squads", "decks": "berserk_decks"}.get(kind)
+    if owned:
+        source = f" FROM players p WHERE p.id IN (SELECT player_id FROM {owned})"
         return fetch(db, "SELECT p.*" + source + _ORDER)
     source = (" FROM players p WHERE p.id IN (SELECT gp.player_id FROM game_players gp "
               "JOIN games g ON g.id = gp.game_id WHERE g.kind = ?)")

@@ -37,7 +37,7 @@ def form_version() -> int | None:
 # Whose games (or squads) each list's filter offers: only players who have some, so that
 # an event of 10,000 players does not put 10,000 names in every list's menu.
 _FILTERS = {"duels": "duel", "coup": "coup", "underworld": "underworld",
-            "berserk": "berserk", "berserk_squads": "squads"}
+            "berserk": "berserk", "berserk_squads": "squads", "berserk_decks": "decks"}
 
 
 PAGE = 100  # games a list page shows; "Older" shows the next ones

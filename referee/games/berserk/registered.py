@@ -26,7 +26,7 @@ from referee.games.berserk.rules import Card, DeckSummary, Settings
 from referee.rules import N_, RuleError, whole
 from referee.store import fold, write
 from referee.store import players as player_rows
-from referee.store.db import fetch
+from referee.store.db import fetch, where
 from referee.store.events import now
 from referee.store.ledger import new_id
 
@@ -142,29 +142,15 @@ def listing(db: Database, player_id: int | None = None, limit: int = -1,
             before: int | None = None) -> list[dict]:
     """Registered decks, newest first; only one player's when asked.
     At most ``limit`` (all by default), only older than id ``before`` if given."""
-    where, params = _listed(player_id, before)
-    return [_decode(r) for r in fetch(db, _SELECT + where + " ORDER BY d.id DESC LIMIT ?",
+    condition, params = where(("d.player_id = ?", player_id), ("d.id < ?", before))
+    return [_decode(r) for r in fetch(db, _SELECT + condition + " ORDER BY d.id DESC LIMIT ?",
                                       [*params, limit])]
 
 
 def count(db: Database, player_id: int | None = None) -> int:
     """How many there are (a player's, when asked)."""
-    where, params = _listed(player_id, None)
-    return db.execute("SELECT count(*) FROM berserk_decks d" + where, params).fetchone()[0]
-
-
-def _listed(player_id: int | None, before: int | None) -> tuple[str, list]:
-    conditions = [("d.player_id = ?", player_id), ("d.id < ?", before)]
-    kept = [(sql, value) for sql, value in conditions if value is not None]
-    if not kept:
-        return "", []
-    return " WHERE " + " AND ".join(sql for sql, _ in kept), [value for _, value in kept]
-
-
-def owners(db: Database) -> list[dict]:
-    """The players who have registered a deck, by name (the list's filter)."""
-    return fetch(db, "SELECT p.* FROM players p WHERE p.id IN (SELECT player_id FROM "
-                     "berserk_decks) ORDER BY p.character COLLATE NOCASE, p.id")
+    condition, params = where(("d.player_id = ?", player_id))
+    return db.execute("SELECT count(*) FROM berserk_decks d" + condition, params).fetchone()[0]
 
 
 def edits(db: Database, deck_id: int) -> list[dict]:

@@ -16,11 +16,11 @@ from referee.games.berserk import squads
 from referee.games.berserk.rules import deck as deck_rules
 from referee.games.berserk.rules.squad import UNIQUE_COPIES
 from referee.games.berserk.view import localized
-from referee.games.berserk.web import settings_from_form
+from referee.games.berserk.web import settings_or_error
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
-from referee.web.screens import form_version, is_htmx
+from referee.web.screens import form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
 bp = Blueprint("berserk_decks", __name__, url_prefix="/berserk/registered-decks")
@@ -145,13 +145,6 @@ def page(view: dict, status: int = 200):
     return render_template("berserk/registered.html", **view), status
 
 
-def _settings_or_error() -> tuple[berserk.Settings, str | None]:
-    try:
-        return settings_from_form(), None
-    except RuleError as err:
-        return berserk.PUBLISHED, localized(err)
-
-
 # Routes --------------------------------------------------------------------------------
 
 
@@ -159,13 +152,9 @@ def _settings_or_error() -> tuple[berserk.Settings, str | None]:
 @referee_required
 def index():
     """Registered decks, newest first; ?player=<id> keeps that player's."""
-    db = get_db()
-    player_id = request.args.get("player", type=whole_arg)
-    player = player_rows.get(db, player_id) if player_id else None
-    listed = service.listing(db, player["id"] if player else None)
-    return render_template("berserk/registered_list.html", decks=listed, player=player,
-                           players=service.owners(db),
-                           problems={d["id"]: service.problems_of(d) for d in listed})
+    return list_page("berserk/registered_list.html", service.listing, "decks",
+                     problems=lambda listed: {d["id"]: service.problems_of(d)
+                                              for d in listed})
 
 
 @bp.get("/new")
@@ -187,14 +176,14 @@ def new():
 def build():
     """One copy more (``plus``) or fewer (``minus``), or a recount after a typed count or
     a change of deck file or numbers. Nothing is stored; a refused copy is 422."""
-    settings, error = _settings_or_error()
+    settings, error = settings_or_error()
     view, refused = form_view(draft_from_form(), settings=settings, error=error)
     return page(view, 422 if refused or error or view["error"] else 200)
 
 
 def _save(deck_id: int | None):
     draft = draft_from_form()
-    settings, error = _settings_or_error()
+    settings, error = settings_or_error()
     if error:
         view, _ = form_view(draft, settings=settings, error=error)
         return render_template("berserk/registered.html", **view), 422

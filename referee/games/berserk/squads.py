@@ -26,7 +26,7 @@ from referee.games.berserk.rules import Card, Settings, SquadSummary
 from referee.rules import N_, RuleError, whole
 from referee.store import fold, write
 from referee.store import players as player_rows
-from referee.store.db import fetch
+from referee.store.db import fetch, where
 from referee.store.events import now
 from referee.store.ledger import new_id
 
@@ -186,23 +186,15 @@ def listing(db: Database, player_id: int | None = None, limit: int = -1,
             before: int | None = None) -> list[dict]:
     """Squads, newest first; only one player's when asked.
     At most ``limit`` (all by default), only older than id ``before`` if given."""
-    where, params = _listed(player_id, before)
-    return [_decode(r) for r in fetch(db, _SELECT + where + " ORDER BY s.id DESC LIMIT ?",
+    condition, params = where(("s.player_id = ?", player_id), ("s.id < ?", before))
+    return [_decode(r) for r in fetch(db, _SELECT + condition + " ORDER BY s.id DESC LIMIT ?",
                                       [*params, limit])]
 
 
 def count(db: Database, player_id: int | None = None) -> int:
     """How many there are (a player's, when asked)."""
-    where, params = _listed(player_id, None)
-    return db.execute("SELECT count(*) FROM berserk_squads s" + where, params).fetchone()[0]
-
-
-def _listed(player_id: int | None, before: int | None) -> tuple[str, list]:
-    conditions = [("s.player_id = ?", player_id), ("s.id < ?", before)]
-    kept = [(sql, value) for sql, value in conditions if value is not None]
-    if not kept:
-        return "", []
-    return " WHERE " + " AND ".join(sql for sql, _ in kept), [value for _, value in kept]
+    condition, params = where(("s.player_id = ?", player_id))
+    return db.execute("SELECT count(*) FROM berserk_squads s" + condition, params).fetchone()[0]
 
 
 def edits(db: Database, squad_id: int) -> list[dict]:

@@ -14,7 +14,7 @@ from referee.games.berserk import service as battles
 from referee.games.berserk import squads as service
 from referee.games.berserk.rules import deck as deck_rules
 from referee.games.berserk.view import localized
-from referee.games.berserk.web import settings_from_form
+from referee.games.berserk.web import settings_or_error
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
@@ -170,13 +170,6 @@ def page(view: dict, status: int = 200):
     return render_template("berserk/squad.html", **view), status
 
 
-def _settings_or_error() -> tuple[berserk.Settings, str | None]:
-    try:
-        return settings_from_form(), None
-    except RuleError as err:
-        return berserk.PUBLISHED, localized(err)
-
-
 # Routes --------------------------------------------------------------------------------
 
 
@@ -210,7 +203,7 @@ def build():
     deck or numbers.
     Nothing is stored; a refused card comes back as 422 with its reason."""
     draft = draft_from_form()
-    settings, error = _settings_or_error()
+    settings, error = settings_or_error()
     add = remove = None
     if request.form.get("plus"):
         code = request.form["plus"]
@@ -229,7 +222,7 @@ def build():
 
 def _save(squad_id: int | None):
     draft = draft_from_form()
-    settings, error = _settings_or_error()
+    settings, error = settings_or_error()
     if error:
         view, _ = builder(draft, settings=settings, error=error)
         return render_template("berserk/squad.html", **view), 422

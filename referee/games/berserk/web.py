@@ -55,6 +55,14 @@ def settings_from_form() -> berserk.Settings:
     return service.read_settings(values, strict=False)
 
 
+def settings_or_error() -> tuple[berserk.Settings, str | None]:
+    """The form's rules numbers, or the published ones with the sentence refusing them."""
+    try:
+        return settings_from_form(), None
+    except RuleError as err:
+        return berserk.PUBLISHED, localized(err)
+
+
 # The strike panel (B11) ----------------------------------------------------------------
 
 
