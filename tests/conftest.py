@@ -6,7 +6,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 
 import pytest
@@ -180,20 +179,78 @@ def wait_for_port(port: int, process: subprocess.Popen, seconds: float = 20) -> 
     raise TimeoutError(f"nothing listens on port {port}")
 
 
+class _Gate:
+    """Lets requests into the shared app only while a test holds the live server.
+
+    The phone of a browser test is closed after the test's app is put back on the
+    template database: a request it still sends (a poll, a countdown) then gets a 503
+    instead of reaching some other test's file, and the test waits for the ones under
+    way before its database goes.
+    """
+
+    def __init__(self, app):
+        import threading
+
+        self.app = app
+        self.open = False
+        self.running = 0
+        self.idle = threading.Condition()
+
+    def __call__(self, environ, start_response):
+        with self.idle:
+            if not self.open:
+                start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+                return [b"no test is running"]
+            self.running += 1
+        try:
+            # Read the whole body while the test's database is still the app's.
+            body = self.app(environ, start_response)
+            try:
+                return list(body)
+            finally:
+                if hasattr(body, "close"):
+                    body.close()  # Flask's teardown runs here
+        finally:
+            with self.idle:
+                self.running -= 1
+                self.idle.notify_all()
+
+    def close(self) -> None:
+        with self.idle:
+            self.open = False
+            self.idle.wait_for(lambda: self.running == 0, timeout=10)
+
+
+@pytest.fixture(scope="session")
+def _served(_shared_app):
+    """Waitress serving the process's one app on a real socket, started once per process.
+
+    A `referee serve` process for each test cost 2-4 s of start-up (the imports, the app,
+    the socket); the browser tests spent more time waiting for it than playing. It serves
+    whatever database the running test's `app` points at, with as many threads as
+    `referee serve` gives; tests/test_cli.py starts the command itself.
+    """
+    import threading
+
+    from waitress.server import create_server
+
+    gate = _Gate(_shared_app)
+    server = create_server(gate, host="127.0.0.1", port=0, threads=16, ident="referee")
+    thread = threading.Thread(target=server.run, name="live-server", daemon=True)
+    thread.start()
+    yield gate, f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+    thread.join(timeout=5)
+
+
 @pytest.fixture
-def live_server(app):
-    """`referee serve` (waitress) on the test database, on a real socket."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "referee.cli", "serve", "--db", app.config["DATABASE"],
-         "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+def live_server(app, _served):
+    """A real waitress server on the test database (this test's file), on a real socket."""
+    gate, url = _served
+    app.config["LAN_URL"] = url  # as `referee serve` sets it (put back after the test)
+    gate.open = True
+    yield url
+    gate.close()
 
 
 def pytest_collection_modifyitems(config, items):
