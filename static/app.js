@@ -42,4 +42,21 @@
   document.addEventListener("htmx:sendError", function () {
     showToast(document.body.dataset.offline);
   });
+
+  // One-time keys (issue 11): a create form's key goes into the page's address, so Back
+  // (which fetches the no-store page again) shows the same key and a second submission
+  // is recognised as a repeat instead of starting a second table.
+  function keepOnceKey() {
+    var input = document.querySelector("form input[data-once]");
+    if (!input || !window.history.replaceState) return;
+    var url = new URL(window.location.href);
+    if (url.searchParams.get("once") === input.value) return;
+    url.searchParams.set("once", input.value);
+    window.history.replaceState(window.history.state, "", url.toString());
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", keepOnceKey);
+  } else {
+    keepOnceKey();
+  }
 })();

@@ -6,10 +6,11 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from referee.accounts import service as accounts
-from referee.rules import RuleError, whole_arg
+from referee.rules import N_, RuleError, whole_arg
 from referee.store import referees
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
+from referee.web.once import once_form
 from referee.web.security import local_path, login, organizer_required
 from referee.web.security import logout as end_session
 from referee.web.throttle import remember
@@ -47,6 +48,8 @@ def logout():
 
 @bp.route("/referees", methods=["GET", "POST"])
 @organizer_required
+@once_form("referees", lambda made: url_for("auth.manage"),
+           N_("This referee was already added: the account is in the list."))
 def manage():
     """Organizers add referees, reset passwords and switch accounts off and on."""
     db = get_db()

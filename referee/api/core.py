@@ -30,6 +30,7 @@ from referee.store import players as rows
 from referee.web.context import found_or_404, get_db, public_base
 from referee.web.errors import error_response
 from referee.web.i18n import event_reason, rule_message
+from referee.web.once import idempotent
 
 bp = ApiBlueprint("api", __name__)
 
@@ -114,6 +115,7 @@ def list_players():
 
 
 @bp.operation("post", "/players", {201: Player}, body=NewPlayer)
+@idempotent("players", lambda made: (player_json(rows.get(get_db(), made.ref)), 201))
 def create_player(body: NewPlayer):
     """Register a player; HP and chance start at their maximums."""
     row = service.create(get_db(), g.api_referee["id"], body.sent(), _reason(body))

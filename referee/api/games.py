@@ -98,6 +98,12 @@ def created(api: GameApi, game: Any):
     return jsonify(api.show(game)), 201
 
 
+def replayed(api: GameApi, made) -> tuple[dict, int]:
+    """A create call repeated with its Idempotency-Key: 201 with the game it made, as
+    it stands now (web.once)."""
+    return api.show(found_or_404(api.load, store.number_of(get_db(), made.ref))), 201
+
+
 def write(api: GameApi, game_id: int, run: Callable[[], Any], stale: str | None = None):
     """Run one write: stale → 409 with the fresh game, refusal → 422, else the game."""
     try:

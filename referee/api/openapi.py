@@ -59,13 +59,23 @@ def _query_parameters(op: Operation) -> list[dict]:
     return params
 
 
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "description": "Optional. A call repeated with the same key creates nothing more: it "
+                   "answers 201 with what the first call created, as it stands now, and "
+                   "the header Idempotent-Replayed: true. 1 to 200 visible ASCII "
+                   "characters (a UUID will do); another shape is refused (422).",
+    "schema": {"type": "string", "pattern": "^[!-~]{1,200}$"}}
+
+
 def _operation(op: Operation, schema: dict) -> dict:
     out: dict = {"operationId": op.endpoint, "summary": op.summary}
     if op.deprecated:
         out["deprecated"] = True
     if op.public:
         out["security"] = []
-    if params := _query_parameters(op):
+    params = _query_parameters(op) + ([IDEMPOTENCY_KEY] if op.idempotent else [])
+    if params:
         out["parameters"] = params
     if op.body is not None:
         out["requestBody"] = {"required": op.body_required, **_json(schema[op.body])}

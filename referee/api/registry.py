@@ -45,6 +45,7 @@ class Operation:
     public: bool = False            # no bearer token needed
     errors: tuple[int, ...] = ERRORS
     deprecated: bool = False        # an old path kept for clients: use the new one
+    idempotent: bool = False        # takes an optional Idempotency-Key header (web.once)
 
     @property
     def path(self) -> str:
@@ -104,7 +105,8 @@ class ApiBlueprint(Blueprint):
                                summary=_first_paragraph(view.__doc__),
                                answers=answers, body=body, body_required=body_required,
                                query=query, public=public, errors=errors,
-                               deprecated=deprecated)
+                               deprecated=deprecated,
+                               idempotent=getattr(view, "idempotent", False))
                 self.operations.append(op)
                 self.add_url_rule(path, name, _runner(op, view, load),
                                   methods=[method.upper()])

@@ -17,6 +17,7 @@ from referee.store import players as rows
 from referee.store import settings as settings_store
 from referee.web.context import current_referee, get_db, public_base
 from referee.web.i18n import field_label, rule_message
+from referee.web.once import once_form
 from referee.web.screens import is_htmx
 from referee.web.security import organizer_required, referee_required
 
@@ -215,6 +216,9 @@ def reissue(player_id: int):
 
 @bp.route("/players/new", methods=["GET", "POST"])
 @referee_required
+@once_form("players", lambda made: url_for("players.sheet", player_id=made.ref)
+           if made.ref else url_for("players.index"),
+           N_("This player was already registered: here they are."))
 def new():
     """Register a player."""
     form = {"hp_max": 3, "chance_max": 1, "cartridges": 3, "level": 1, "suit": "S"}
@@ -252,6 +256,8 @@ def edit(player_id: int):
 
 @bp.route("/players/import", methods=["GET", "POST"])
 @organizer_required
+@once_form("import", lambda made: url_for("players.index"),
+           N_("This file was already imported: its players are in the list."))
 def import_csv():
     """Import players from CSV (organizers): every error listed by line, or all rows."""
     errors, created = [], []

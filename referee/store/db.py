@@ -166,7 +166,7 @@ def write(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """
     if db.conn.in_transaction:
         raise RuntimeError("write() does not nest")
-    from referee.store import ledger
+    from referee.store import ledger, once
 
     durable = durability_for(db)
     ticket = 0  # none if the transaction rolled back
@@ -174,7 +174,9 @@ def write(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
         db.conn.execute("BEGIN IMMEDIATE")
         try:
             tx = db.referee_tx = ledger.begin(db)
+            once.begin(db, tx)  # a form's key used already: Repeated, nothing written
             yield db
+            once.seal(db, tx)
             ledger.flush(db, tx)
             ledger.seal(db, tx)  # a station's transaction becomes one fact of its log
         except BaseException:

@@ -19,7 +19,7 @@ from sqlite_utils import Database
 
 from referee.rules import N_, RuleError, stats
 from referee.rules.cards import sort_codes
-from referee.store import ledger
+from referee.store import ledger, once
 from referee.store.db import fetch
 
 KEYS = {"players": ("id",), "events": ("id",), "games": ("id",),
@@ -138,6 +138,7 @@ def row(db: Database, table: str, values: dict) -> None:
     part = {"t": "row", "tbl": table, "v": values}
     apply_row(db, part, _own(tx))
     ledger.capture(tx, part)
+    once.made(tx, table, values)  # what a form's one-time key will name
 
 
 def change(db: Database, table: str, key: dict, values: dict, **extra: object) -> None:

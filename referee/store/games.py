@@ -53,6 +53,12 @@ def find(db: Database, kind: str, number: int) -> dict | None:
     return row
 
 
+def number_of(db: Database, key: int | None) -> int | None:
+    """The number within its kind of the game stored under ``key``."""
+    row = db.execute("SELECT number FROM games WHERE id = ?", [key]).fetchone()
+    return row[0] if row else None
+
+
 def _decoded(row: dict) -> dict:
     row["action"] = json.loads(row["action"]) if row["action"] else None
     row["events"] = json.loads(row["events"]) if row["events"] is not None else None

@@ -76,6 +76,10 @@ class Tx:
     # Player rows as this transaction last read or wrote them, by id: a tap reads its
     # player once and answers with the row it wrote (fold.apply_event keeps them).
     players: dict[int, dict] = field(default_factory=dict)
+    # A form's one-time key this transaction claims, and the first row it created
+    # (store.once): stored together before COMMIT.
+    once: str | None = None
+    made: tuple[str, int] | None = None
 
     @property
     def recording(self) -> bool:

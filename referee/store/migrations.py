@@ -474,3 +474,15 @@ def m011_berserk_decks(db: Database) -> None:
     db.execute("CREATE TRIGGER berserk_deck_edits_no_delete BEFORE DELETE ON "
                "berserk_deck_edits WHEN NOT EXISTS (SELECT 1 FROM fold_state WHERE key = "
                "'rewinding') BEGIN SELECT RAISE(ABORT, 'deck edits are append-only'); END")
+
+
+@migrations()
+def m012_once_keys(db: Database) -> None:
+    """One-time keys of the forms that create (issue 11): a key already used, with the
+    row its first submission made, so that Back and submit again makes nothing twice.
+
+    ``key`` is the form's scope and key; ``tbl`` and ``ref`` the table and id of what
+    was created. The table is this database's own (store.once): it never travels to
+    other stations and nothing folds it."""
+    db["once_keys"].create({"key": str, "tbl": str, "ref": int, "at": str}, pk="key",
+                           not_null={"at"})

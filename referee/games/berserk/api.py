@@ -47,6 +47,7 @@ from referee.games.berserk.web import STALE
 from referee.rules import RuleError
 from referee.store import players as player_rows
 from referee.web.context import found_or_404, get_db
+from referee.web.once import idempotent
 
 bp = ApiBlueprint("api_berserk", __name__, url_prefix=PREFIX + "/berserk")
 
@@ -193,6 +194,7 @@ def list_squads():
 
 
 @bp.operation("post", "/squads", {201: BerserkSquad}, body=SquadNew)
+@idempotent("squads", lambda made: (squad_json(squads.get(get_db(), made.ref)), 201))
 def create_squad(body: SquadNew):
     """Save a squad for a player; refused (422) unless it keeps B12–B14."""
     row = squads.save(get_db(), game_api.referee_id(), None, player_id=body.player,
@@ -262,6 +264,7 @@ def list_registered():
 
 
 @bp.operation("post", "/registered-decks", {201: BerserkRegisteredDeck}, body=DeckNew)
+@idempotent("decks", lambda made: (registered_json(registered.get(get_db(), made.ref)), 201))
 def register_deck(body: DeckNew):
     """Register a player's deck (one a player); refused (422) unless it keeps B14. The
     player's squads are then hired from it."""
@@ -318,6 +321,7 @@ def list_battles():
 
 
 @bp.operation("post", "/battles", {201: BerserkBattle}, body=BattleNew)
+@idempotent("battles", lambda made: game_api.replayed(BATTLE, made))
 def create_battle(body: BattleNew):
     """Put two players' saved squads in play (a moves first); settings default to a's."""
     db = get_db()

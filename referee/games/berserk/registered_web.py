@@ -20,6 +20,7 @@ from referee.games.berserk.web import settings_or_error
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
+from referee.web.once import once_form
 from referee.web.screens import form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
@@ -208,6 +209,9 @@ def _save(deck_id: int | None):
 
 
 @bp.post("")
+@once_form("decks", lambda made: url_for("berserk_decks.show", deck_id=made.ref)
+           if made.ref else url_for("berserk_decks.index"),
+           N_("This deck was already registered: here it is."))
 def create():
     """Register a player's deck; refused unless it keeps B14."""
     return _save(None)

@@ -18,6 +18,7 @@ from referee.games.berserk.web import settings_or_error
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
+from referee.web.once import once_form
 from referee.web.screens import form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
@@ -247,6 +248,9 @@ def _save(squad_id: int | None):
 
 
 @bp.post("")
+@once_form("squads", lambda made: url_for("berserk_squads.show", squad_id=made.ref)
+           if made.ref else url_for("berserk_squads.index"),
+           N_("This squad was already saved: here it is."))
 def create():
     """Save a new squad for its player; refused unless it keeps B12–B14."""
     return _save(None)

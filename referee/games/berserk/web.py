@@ -27,6 +27,7 @@ from referee.games.berserk.rules import (
 from referee.games.berserk.view import HALVABLE, MOD_OPS, localized, screen, strike_of
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.web.context import current_referee, get_db
+from referee.web.once import game_target, once_form
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
@@ -145,6 +146,8 @@ def new():
 
 
 @bp.post("")
+@once_form("berserk", game_target("berserk.show"),
+           N_("This battle was already started: here it is."))
 def create():
     """Start the battle: both squads are checked against the settings first (B12–B14)."""
     a, b = request.form.get("a", type=whole_arg), request.form.get("b", type=whole_arg)

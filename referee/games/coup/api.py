@@ -13,6 +13,7 @@ from referee.games.coup import service
 from referee.games.coup.schemas import CoupSetup, CoupStale, CoupStep, CoupTable, CoupTableRow
 from referee.games.coup.web import STALE, translator
 from referee.web.context import get_db
+from referee.web.once import idempotent
 
 bp = ApiBlueprint("api_coup", __name__)
 
@@ -59,6 +60,7 @@ WRITTEN = {200: CoupTable, 409: CoupStale}
 
 
 @bp.operation("post", "/coup", {201: CoupTable}, body=CoupSetup)
+@idempotent("coup", lambda made: game_api.replayed(TABLE, made))
 def create_table(body: CoupSetup):
     """Seat 2–8 registry players in clockwise order and start the table (C1–C4)."""
     game = service.create(get_db(), game_api.referee_id(), body.players, variant=body.variant,

@@ -26,6 +26,7 @@ from referee.store import games as store
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
+from referee.web.once import game_target, once_form
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
@@ -262,6 +263,7 @@ def new():
 
 
 @bp.post("/coup")
+@once_form("coup", game_target("coup.show"), N_("This table was already started: here it is."))
 def create():
     """Start the table from the setup form; a refused setup is 422 and stores nothing."""
     ids = _seat_ids()

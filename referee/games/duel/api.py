@@ -13,6 +13,7 @@ from referee.games.duel.rules.codec import round_to_dict
 from referee.games.duel.schemas import Duel, DuelDecisionIn, DuelRoundIn, DuelStale, DuelStart
 from referee.games.duel.web import STALE_OTHER, STALE_ROUND
 from referee.web.context import get_db
+from referee.web.once import idempotent
 
 bp = ApiBlueprint("api_duels", __name__)
 
@@ -43,6 +44,7 @@ WRITTEN = {200: Duel, 409: DuelStale}
 
 
 @bp.operation("post", "/duels", {201: Duel}, body=DuelStart)
+@idempotent("duels", lambda made: game_api.replayed(DUEL, made))
 def create_duel(body: DuelStart):
     """Start a duel between players a and b; both pay one cartridge (D4)."""
     return game_api.created(DUEL, service.start(get_db(), game_api.referee_id(), body.a,

@@ -17,6 +17,7 @@ from referee.store import games as games_store
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
+from referee.web.once import game_target, once_form
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
@@ -274,6 +275,8 @@ def new():
 
 
 @bp.post("/duels")
+@once_form("duel", game_target("duels.show", "duel_id"),
+           N_("This duel was already started: here it is."))
 def create():
     """Start the duel: both pay a cartridge (D4); refused → 422 and nothing changes."""
     a_id = request.form.get("a", type=whole_arg)

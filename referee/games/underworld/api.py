@@ -31,6 +31,7 @@ from referee.games.underworld.web import STALE, STALE_LEVEL
 from referee.notes import note
 from referee.store import players as rows
 from referee.web.context import get_db
+from referee.web.once import idempotent
 
 bp = ApiBlueprint("api_underworld", __name__)
 
@@ -90,6 +91,7 @@ def list_games():
 
 
 @bp.operation("post", "/underworld", {201: CastleGame}, body=CastleSetup, old="/castle")
+@idempotent("underworld", lambda made: game_api.replayed(CASTLE, made))
 def create_game(body: CastleSetup):
     """Start a castle game (U4): players, decks, 4 starting cards each, passport levels."""
     return game_api.created(CASTLE, service.create(get_db(), game_api.referee_id(),

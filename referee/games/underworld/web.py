@@ -22,6 +22,7 @@ from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
 from referee.web.i18n import rule_message
+from referee.web.once import game_target, once_form
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
@@ -194,6 +195,8 @@ def new():
 
 
 @bp.post("")
+@once_form("underworld", game_target("underworld.show"),
+           N_("This castle game was already started: here it is."))
 def create():
     """Start the game; a refusal re-shows the setup (422) and nothing is stored."""
     form = request.form
