@@ -183,3 +183,30 @@ def test_U16_U17_random_games_at_high_levels_finish_with_one_winner():
     games = [play_game(seed, players, True)[1] for seed in range(4) for players in (2, 4)]
     done = [s for s in games if s.phase == "over"]
     assert len(done) >= 4 and all(winner(s) for s in done)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(2, 5))
+@settings(max_examples=10, deadline=None)
+def test_U1_U5_U6_U17_the_draws_listed_are_exactly_the_draws_apply_accepts(seed, players):
+    """legal_actions tries one draw for every code in the castle: each one it lists must
+    be accepted, and none it leaves out."""
+    rng = random.Random(seed)
+    deck = full_castle()
+    ids = [chr(ord("A") + i) for i in range(players)]
+    pool = [c.code for c in deck]
+    rng.shuffle(pool)
+    state = new_game(ids, deck, CLASSES, {pid: pool[4 * i:4 * i + 4]
+                                          for i, pid in enumerate(ids)},
+                     {pid: rng.randint(1, 9) for pid in ids})
+    seen = Counter()
+    for _ in range(120):
+        if state.phase == "over":
+            break
+        listed = set(legal_actions(state))
+        for kind in (Draw, EventDraw):
+            every = {kind(c) for c in set(state.castle or state.discard)}
+            accepted = {a for a in every if legal(state, a)}
+            assert {a for a in listed if isinstance(a, kind)} == accepted
+            seen[kind.__name__] += bool(accepted)
+        state = apply(state, pick(state, rng))
+    assert seen["Draw"] >= 1

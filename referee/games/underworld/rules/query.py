@@ -92,8 +92,12 @@ def legal_actions(state: State) -> tuple[act.Action, ...]:
     phase, me, enc = state.phase, active_player(state), state.encounter
     ids = [p.id for p in state.players]
     out: list[act.Action] = []
+    left = sorted(set(state.castle or state.discard))
+    # Whether a draw is legal never hangs on which card it is (U5, U6, U17; every code
+    # listed is in the castle, U1), so one draw is tried for them all: a draw is a full
+    # step of the engine, and trying each of 60 codes was most of this function's time.
     if phase in ("draw", "step_over"):
-        out += [act.Draw(c) for c in sorted(set(state.castle or state.discard))]
+        out += _all_or_none(state, [act.Draw(c) for c in left])
         out.append(act.EndTurn())
     for pid in ids:
         if may_prepare(state, pid):
@@ -113,7 +117,7 @@ def legal_actions(state: State) -> tuple[act.Action, ...]:
     if phase == "event":
         out.append(act.EventDone())
         out += [act.Challenge(a, b) for a in ids for b in ids if a != b]
-        out += [act.EventDraw(c) for c in sorted(set(state.castle or state.discard))]
+        out += _all_or_none(state, [act.EventDraw(c) for c in left])
         out.append(act.EventNoSecondStep())
     if phase == "playoff":
         out += [act.Challenge(me.id, p.id) for p in state.players if p.level == MAX_LEVEL]
@@ -123,7 +127,11 @@ def legal_actions(state: State) -> tuple[act.Action, ...]:
         excess = len(me.inventory) - INVENTORY
         out += [act.Discard(combo) for combo in sorted(set(combinations(sorted(me.inventory),
                                                                     excess)))]
-    return tuple(a for a in out if _ok(state, a))
+    return tuple(a for a in out if isinstance(a, act.Draw | act.EventDraw) or _ok(state, a))
+
+
+def _all_or_none(state: State, draws: list[act.Action]) -> list[act.Action]:
+    return draws if draws and _ok(state, draws[0]) else []
 
 
 def actor(state: State, action: act.Action) -> str:
