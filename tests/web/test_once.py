@@ -156,8 +156,8 @@ def test_a_key_is_known_only_to_its_own_form(referee, db, players):
 
 
 def test_importing_the_same_file_twice_imports_it_once(organizer, db):
-    csv = ("character,player,hp_max,chance_max,cartridges,suit,level,notes\r\n"
-           "Vera,Anna,3,2,3,H,1,\r\nGleb,Ivan,4,1,2,C,2,medic\r\n").encode()
+    csv = (b"character,player,hp_max,chance_max,cartridges,suit,level,notes\r\n"
+           b"Vera,Anna,3,2,3,H,1,\r\nGleb,Ivan,4,1,2,C,2,medic\r\n")
     key = key_of(organizer.get("/players/import").get_data(as_text=True))
 
     def send():
