@@ -38,6 +38,7 @@ from referee.games.berserk.rules import (
     creature,
     effective,
     living,
+    next_attacker,
     preview,
     replay,
     start,
@@ -159,6 +160,38 @@ def test_B11_strike_only_the_other_side_and_artifacts_neither_strike_nor_answer(
     assert targets(s, "a1") == ("b1", "b2")
     s = apply(s, Strike("a1", "b2", 6))  # strong 3 >= 2 lives
     assert creature(s, "b2").dead and targets(s, "b1") == ("a1", "a2")
+
+
+def test_B11_B12_the_next_attacker_is_the_striking_sides_next_open_creature() -> None:
+    s = battle([card(), artifact("TOTEM"), card(), card()], [card(lives=9), card(lives=9)])
+    assert next_attacker(s) == "a1"  # B12: the first player strikes first
+    s = apply(s, Strike("a1", "b1", 3, 3))  # B11: a1 is tapped now
+    assert next_attacker(s, "a1") == "a3"  # the artifact a2 does not strike (B5)
+    s = apply(s, Strike("a3", "b1", 3, 3))
+    assert next_attacker(s, "a3") == "a4"
+    s = apply(s, Untap("a1"))
+    s = apply(s, Strike("a4", "b1", 3, 3))
+    assert next_attacker(s, "a4") == "a1"  # open again, it has not struck since
+    s = apply(s, Tap("a1"))
+    assert next_attacker(s, "a4") == "b1"  # side a has no open creature: b strikes
+    assert next_attacker(s, "b2") == "b1"  # b1 is open: it has not struck this turn
+    assert next_attacker(s, "nobody") == "b1"
+
+
+def test_B11_the_next_attacker_when_striking_leaves_the_attacker_open() -> None:
+    s = battle([card(), card()], [card(lives=9), card(lives=9)], strike_taps_attacker=False)
+    s = apply(s, Strike("a1", "b1", 3, 3))
+    assert next_attacker(s, "a1") == "a2"
+    assert next_attacker(s, "a2") == "b1"  # through the squad: the other side's turn
+    assert next_attacker(s, "b2") == "a1"
+
+
+def test_B10_B11_no_next_attacker_when_nothing_can_strike() -> None:
+    s = battle([card()], [card(lives=9)])
+    s = apply(apply(s, Tap("a1")), Tap("b1"))
+    assert next_attacker(s) is None and next_attacker(s, "a1") is None
+    won = apply(battle([card(strike=[9, 9, 9])], [card(lives=1)]), Strike("a1", "b1", 6))
+    assert next_attacker(won, "a1") is None  # b1 is dead: no target is left
 
 
 def test_B11_tap_and_untap_must_change_something() -> None:

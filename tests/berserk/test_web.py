@@ -416,10 +416,10 @@ def test_B11_example_1_both_outcomes_are_shown_before_confirming(referee, db, ba
                   f"strike-{battle.id}")
     html = text(response.get_data(as_text=True))
     assert response.status_code == 200
-    assert ("As rolled: A 5 · D 1 · Δ +4 a1 Champion → b1 Defender : strong strike, 4 wounds; "
-            "answer weak, 1 wound") in html
-    assert ("Lowered: A 5 · D 1 · Δ +4 a1 Champion → b1 Defender : medium strike, 3 wounds; "
-            "no answer") in html
+    # The panel names both just above; the outcomes give their numbers only.
+    assert "As rolled: A 5 · D 1 · Δ +4 a1 → b1 : strong strike, 4 wounds; answer weak, 1 wound" \
+        in html
+    assert "Lowered: A 5 · D 1 · Δ +4 a1 → b1 : medium strike, 3 wounds; no answer" in html
     assert "a1, the stronger side, may lower both strikes" in html
     assert db["game_actions"].count == 0  # a preview stores nothing
 
@@ -465,7 +465,7 @@ def test_B11_example_2_a_tapped_target_rolls_no_die(referee, db, battle):
 def test_B11_an_open_target_awaits_its_die_and_an_artifact_never_rolls(referee, battle):
     html = text(post(referee, f"/berserk/{battle.id}/strike/preview",
                      strike_form(0, d_die=""), htmx=True).get_data(as_text=True))
-    assert "Enter the target's die: it is open and answers." in html
+    assert "Enter the target's die." in html
     html = text(post(referee, f"/berserk/{battle.id}/strike/preview",
                      strike_form(0, target="b3", d_die=""), htmx=True).get_data(as_text=True))
     assert "The target is an artifact: it does not roll" in html
@@ -481,6 +481,61 @@ def test_B11_a_refused_strike_is_422_with_the_rule_and_nothing_is_stored(referee
     assert response.status_code == 422
     assert "B11: a1 is tapped and cannot strike" in text(response.get_data(as_text=True))
     assert db["game_actions"].count == 1
+
+
+def test_B11_the_panel_opens_with_the_next_attacker_chosen(referee, db, battle):
+    html = referee.get(f"/berserk/{battle.id}").get_data(as_text=True)
+    assert 'name="attacker_id" value="a1" checked' in html  # B12: the first player first
+    assert "Choose the target." in text(html)
+    post(referee, f"/berserk/{battle.id}/strike", strike_form(0), htmx=True)  # a1 taps
+    html = referee.get(f"/berserk/{battle.id}").get_data(as_text=True)
+    assert 'name="attacker_id" value="a2" checked' in html
+    assert 'name="attacker_id" value="a1"' not in html  # B11: tapped, it cannot strike
+    # The other side is one tap away: a chosen b2 makes side b the striking one.
+    html = post(referee, f"/berserk/{battle.id}/strike/preview",
+                {"version": "1", "attacker_id": "b2"}, htmx=True).get_data(as_text=True)
+    assert 'name="attacker_id" value="b2" checked' in html
+    assert 'data-target="a1"' in html and 'data-target="b1"' not in html
+
+
+def test_B11_an_only_target_is_chosen_too(referee, db, battle):
+    for cid in ("b2", "b3"):
+        games.act(db, 1, "berserk", battle.id, {"type": "wound", "creature": cid, "amount": 9})
+    html = referee.get(f"/berserk/{battle.id}").get_data(as_text=True)
+    assert 'name="target_id" value="b1" checked' in html
+    assert "Enter the attacker's die." in text(html)
+
+
+def test_the_result_and_its_undo_come_first_then_the_next_strike(referee, db, battle):
+    html = post(referee, f"/berserk/{battle.id}/strike", strike_form(0),
+                htmx=True).get_data(as_text=True)
+    assert html.index('class="b-result notice"') < html.index(f'id="strike-{battle.id}"')
+    result = text(html.split('class="b-result')[1].split("</form>")[0])
+    assert "Last strike: a1 Champion → b1 Defender : strong strike, 4 wounds; answer weak" in result
+    assert "A5 · D1 · ref" in result and "↶ Undo" in result
+    assert 'hx-swap="outerHTML show:window:top"' in html
+    html = post(referee, f"/berserk/{battle.id}/undo", {"version": "1"},
+                htmx=True).get_data(as_text=True)
+    result = text(html.split('class="b-result')[1].split(f'id="strike-{battle.id}"')[0])
+    assert "Undone: A5 · D1 a1 Champion → b1 Defender" in result
+    assert "↶" not in result  # nothing is left to undo
+    assert 'name="attacker_id" value="a1" checked' in html  # a1 is open again
+
+
+def test_a_refusal_floats_and_leaves_the_page_where_it_was(referee, db, battle):
+    response = post(referee, f"/berserk/{battle.id}/creatures/b1/modify",
+                    {"version": "0", "op": "lives", "value": "many"}, htmx=True)
+    assert response.status_code == 422 and response.headers["HX-Reswap"] == "outerHTML"
+    assert '<p class="alert refusal" role="alert">B6: Enter a whole number' in \
+        response.get_data(as_text=True)
+    done = post(referee, f"/berserk/{battle.id}/creatures/b1/modify",
+                {"version": "0", "op": "lives", "value": "2"}, htmx=True)
+    assert done.status_code == 200 and "HX-Reswap" not in done.headers
+    # Without JavaScript the step lands on the top of the page, where its result is.
+    plain = post(referee, f"/berserk/{battle.id}/creatures/b1/act", {"version": "1", "do": "tap"})
+    assert plain.status_code == 303 and "#" not in plain.headers["Location"]
+    page = text(referee.get(plain.headers["Location"]).get_data(as_text=True))
+    assert "Last step: b1 Defender : tapped" in page
 
 
 def test_B3_each_creature_and_artifact_shows_its_starting_lives(referee, db, battle):

@@ -30,8 +30,9 @@ NO_ROLL = "none"  # an open target that cannot answer does not roll (B11)
 
 BAD_MODIFIER = N_("A modifier is a whole number such as -1 or 2, not %(value)s.")
 PICK_SIDES = N_("Choose the attacker and its target.")
+PICK_TARGET = N_("Choose the target.")
 PICK_DIE = N_("Enter the attacker's die.")
-PICK_DEFENCE = N_("Enter the target's die: it is open and answers.")
+PICK_DEFENCE = N_("Enter the target's die.")  # B11: it is open and answers
 
 
 def card_name(card: berserk.Card) -> str:
@@ -123,26 +124,45 @@ def strike_of(picks: dict, state: berserk.Battle, lower: bool = False) -> Strike
                   strike_mod=number(picks["s_mod"]), answer_mod=number(picks["n_mod"]))
 
 
-def strike_view(state: berserk.Battle, picks: dict | None) -> dict:
-    """The strike panel: who may strike whom, which dice are awaited, both outcomes."""
-    picks = picks or {k: "" for k in ("attacker", "target", "a_die", "d_die", "a_mod",
-                                      "d_mod", "s_mod", "n_mod")}
+def fresh_picks(state: berserk.Battle, last: str | None) -> dict:
+    """A fresh strike panel: the next attacker already chosen (its only target too), so
+    the usual strike is the target, two dice and Confirm; a tap changes either."""
+    picks = {k: "" for k in ("attacker", "target", "a_die", "d_die", "a_mod", "d_mod",
+                             "s_mod", "n_mod")}
+    attacker = berserk.next_attacker(state, last)
+    if attacker:
+        picks["attacker"] = attacker
+        targets = berserk.targets(state, attacker)
+        if len(targets) == 1:
+            picks["target"] = targets[0]
+    return picks
+
+
+def strike_view(state: berserk.Battle, picks: dict | None, last: str | None = None) -> dict:
+    """The strike panel: who may strike whom, which dice are awaited, both outcomes.
+    Without ``picks`` (a fresh panel) the attacker after ``last`` is chosen."""
+    picks = picks or fresh_picks(state, last)
     ids = {c.id for c in state.creatures}
     attacker = picks["attacker"] if picks["attacker"] in berserk.attackers(state) else ""
     targets = berserk.targets(state, attacker) if attacker else ()
     target = picks["target"] if picks["target"] in targets else ""
     picks = {**picks, "attacker": attacker, "target": target}
     t = berserk.creature(state, target) if target in ids else None
-    # B11: a tapped target does not roll; an artifact has no strike to answer with.
-    rolls = bool(t and t.open and t.card.strike is not None)
+    # B11: a tapped target does not roll; an artifact has no strike to answer with. Until
+    # the target is chosen its die is offered, so the dice do not move when it is.
+    rolls = t is None or (t.open and t.card.strike is not None)
     if t is not None and not rolls:
         picks["d_die"] = ""
-    out = {"picks": picks, "attackers": berserk.attackers(state), "targets": targets,
+    able = berserk.attackers(state)
+    side = berserk.creature(state, attacker).owner if attacker else None
+    own = tuple(i for i in able if side is None or berserk.creature(state, i).owner == side)
+    out = {"picks": picks, "attackers": able, "targets": targets,
+           "own": own, "others": tuple(i for i in able if i not in own),
            "target_rolls": rolls, "outcomes": (), "awaiting": None, "error": None,
            "modifiers": any(picks[k] not in ("", "0") for k in ("a_mod", "d_mod", "s_mod",
                                                                "n_mod"))}
     if not attacker or not target:
-        out["awaiting"] = gettext(PICK_SIDES)
+        out["awaiting"] = gettext(PICK_TARGET if attacker else PICK_SIDES)
     elif not picks["a_die"]:
         out["awaiting"] = gettext(PICK_DIE)
     elif rolls and not picks["d_die"]:
@@ -162,6 +182,16 @@ def strike_view(state: berserk.Battle, picks: dict | None) -> dict:
 
 
 # The whole screen ---------------------------------------------------------------------
+
+
+def undone_now(game: games.Game, rec: service.Record) -> service.Entry | None:
+    """The step the battle's latest row took back, when that row is an undo (the result
+    an undo shows at the top of the screen)."""
+    latest = game.history[-1] if game.history else None
+    if not latest or not latest["undoes"]:
+        return None
+    return next((e for e in rec.entries if e.undone_by and e.undone_by["id"] == latest["id"]),
+                None)
 
 
 def creature_view(c: berserk.Creature) -> dict:
@@ -197,11 +227,14 @@ def screen(game: games.Game, *, picks: dict | None = None, open_id: str | None =
     live = rec.live
     entries = list(reversed(rec.entries))
     whole_record = request.args.get("record") == "all"
+    last_striker = next((e.action.attacker for e in reversed(live)
+                         if isinstance(e.action, Strike)), None)
     return {
         "g": game, "state": state, "sides": sides, "names": names,
-        "winner": berserk.winner(state), "strike": strike_view(state, picks),
+        "winner": berserk.winner(state), "strike": strike_view(state, picks, last_striker),
         "entries": entries if whole_record else entries[:RECORD_SHOWN],
         "record_total": len(entries), "last": live[-1] if live else None,
+        "undone": undone_now(game, rec),
         "settings_changed": service.changed_settings(state.settings),
         "open_id": open_id, "error": error, "notice": notice,
         "mod_ops": MOD_OPS, "halvable": HALVABLE, "elements": berserk.ELEMENTS,

@@ -79,8 +79,9 @@ def strike_picks() -> dict:
 
 
 def _url(game: games.Game, open_id: str | None = None, **kwargs) -> str:
-    return url_for("berserk.show", game_id=game.id, c=open_id,
-                   _anchor=f"cr-{open_id}" if open_id else None)
+    # The top of the page, where the result of the step is shown (issue 11): no anchor
+    # down to the creature, which stays open all the same.
+    return url_for("berserk.show", game_id=game.id, c=open_id)
 
 
 SCREEN = GameScreen("berserk/show.html", "berserk/_screen.html", screen, _url, service.load)
@@ -99,8 +100,14 @@ def write_step(game_id: int, make_action, open_id: str | None = None,
         return games.act(get_db(), referee["id"], service.KIND, game_id, action,
                          form_version())
 
-    return SCREEN.write(game_id, step, stale=STALE, refusal=lambda err, game: localized(err),
-                        refused={"picks": picks}, open_id=open_id)
+    response = SCREEN.write(game_id, step, stale=STALE,
+                            refusal=lambda err, game: localized(err),
+                            refused={"picks": picks}, open_id=open_id)
+    if is_htmx() and isinstance(response, tuple) and response[1] == 422:
+        # A refusal floats over the screen and the page stays where it was, so the
+        # controls stay under the thumb; only a step that was written goes to the top.
+        return response[0], 422, {"HX-Reswap": "outerHTML"}
+    return response
 
 
 # Routes -----------------------------------------------------------------------------

@@ -198,6 +198,31 @@ def targets(state: Battle, attacker_id: str) -> tuple[str, ...]:
     return tuple(c.id for c in living(state) if c.owner != a.owner)
 
 
+def next_attacker(state: Battle, last: str | None = None) -> str | None:
+    """The attacker a strike panel offers first, after ``last`` (the latest strike's
+    attacker; None before the first strike): a legal default the referee may change.
+
+    A side strikes with its creatures one after another, each strike tapping the attacker
+    (B11), so the side of ``last`` goes on with its next creature in squad order; once it
+    has none left, the other side's first. The first player (side a, B12) starts. Where the
+    event's setting leaves strikers open, the same side goes on with the creatures after
+    ``last`` only, so the sides still take their turns."""
+    able = [c for c in state.creatures if c.id in attackers(state) and targets(state, c.id)]
+    if not able:
+        return None
+    ids = [c.id for c in state.creatures]
+    side = creature(state, last).owner if last in ids else PLAYERS[0]
+    after = ids.index(last) if last in ids else -1
+    own = [c for c in able if c.owner == side]
+    later = [c for c in own if ids.index(c.id) > after]
+    if not later and state.settings.strike_taps_attacker:
+        later = own  # B11: a still open creature before ``last`` has not struck yet
+    if later:
+        return later[0].id
+    others = [c for c in able if c.owner != side]
+    return (others or able)[0].id
+
+
 def allowed(state: Battle) -> dict[str, tuple[str, ...]]:
     """For each creature id, the action types it may take part in now (as acting side
     for "strike"); a dead creature takes none."""
