@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from referee.games.duel import service as duels
 from referee.players import service
 from referee.store import players as rows
+from tests.browser_fixtures import PHONE
 
 
 def sign_in(page, base, name="ref", password="ref-password"):
@@ -58,9 +61,10 @@ def test_D4_to_D14_full_duel_with_an_extension_in_few_taps(phone, live_server, d
     duel_id = int(phone.url.rsplit("/", 1)[1])
     assert rows.get(db, b["id"])["cartridges"] == 1
 
-    # Thumb-sized keys, nothing scrolls sideways.
+    # Keys a thumb can hit (nine a row, so both duelists' grids fit one screen: 36 px wide
+    # and as tall as a 44 px target here), nothing scrolls sideways.
     box = phone.locator("label.key[data-side='a'][data-card='6S']").bounding_box()
-    assert box["width"] >= 44 and box["height"] >= 44
+    assert box["width"] >= 34 and box["height"] >= 44
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     assert phone.locator("label.key[data-side='a']").count() == 36
 
@@ -91,8 +95,20 @@ def test_D4_to_D14_full_duel_with_an_extension_in_few_taps(phone, live_server, d
     assert rows.get(db, b["id"])["cartridges"] == 0
     phone.wait_for_selector("text=Extra round 4")
     taps.card("a", "6C")
-    phone.locator("fieldset.side-a details.extras > summary").tap()
-    taps("label.chip[data-side='a'][data-hand='AH']")
+    # Confirm before B's card is tapped: refused (D6), floating over the top of the screen;
+    # nothing under the thumb moves and A's pick is kept.
+    keys_y = phone.eval_on_selector_all(
+        "label.key, .hand-cell, button.confirm", "els => els.map(e => e.getBoundingClientRect().y)")
+    taps.confirm()
+    refusal = phone.locator(f"#duel-{duel_id} .alert.refusal")
+    refusal.wait_for()
+    assert refusal.inner_text().startswith("D6: Tap the table card Brigadier B turned up")
+    assert phone.evaluate(IN_VIEW, f"#duel-{duel_id} .alert.refusal")
+    assert phone.eval_on_selector_all(
+        "label.key, .hand-cell, button.confirm",
+        "els => els.map(e => e.getBoundingClientRect().y)") == keys_y
+    assert phone.locator("label.key[data-side='a'][data-card='6C'] input").is_checked()
+    taps(hand("a", "AH"))  # D7: A lays AH over 6C
     taps.card("b", "KS")
     phone.wait_for_selector(f"#duel-preview-{duel_id}-5 >> text=This is the last round.")
     taps.confirm()
@@ -135,3 +151,121 @@ def test_D4_scanning_two_passports_sets_up_their_duel(phone, live_server, db):
     phone.get_by_role("button", name="Start the duel: each pays a cartridge").tap()
     phone.wait_for_url(re.compile(r".*/duels/\d+$"))
     assert (rows.get(db, a["id"])["cartridges"], rows.get(db, b["id"])["cartridges"]) == (2, 1)
+
+
+# Where a control is, and whether a tap at its centre reaches it now: inside the viewport
+# and not under the sticky confirm bar or anything else.
+REACH = """sel => {
+  const el = document.querySelector(sel);
+  if (!el) return null;
+  const box = el.getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  return {x, y, inside: box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight
+                        && box.right <= innerWidth,
+          reached: !!hit && (hit === el || el.contains(hit))};
+}"""
+IN_VIEW = """sel => {
+  const box = document.querySelector(sel).getBoundingClientRect();
+  return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight;
+}"""
+OVERFLOW = "document.documentElement.scrollWidth - innerWidth"
+
+
+def key(side: str, card: str) -> str:
+    return f"label.key[data-side='{side}'][data-card='{card}']"
+
+
+def hand(side: str, card: str) -> str:
+    return f".hand-cell[data-side='{side}'][data-hand='{card}'] label.lay"
+
+
+def token(side: str) -> str:
+    """The token button as it shows now (one label of the cycle is shown at a time)."""
+    return f".tokens[data-side='{side}'] input:checked + label.tok"
+
+
+CONFIRM = "button.confirm"
+
+
+class Thumb:
+    """Taps where the thumb would, at a control's centre on the screen: Playwright's own
+    tap would scroll a control into view first and hide a round that does not fit."""
+
+    def __init__(self, page):
+        self.page, self.taps = page, 0
+
+    def play_round(self, taps: list[str]) -> None:
+        """Every control of the round is reachable as the round starts; none scrolls."""
+        page = self.page
+        spots = {}
+        for selector in dict.fromkeys(taps):
+            spot = page.evaluate(REACH, selector)
+            assert spot and spot["inside"] and spot["reached"], (selector, spot)
+            spots[selector] = spot
+        scrolled = page.evaluate("scrollY")
+        for selector in taps:
+            before = page.evaluate(REACH, selector)
+            assert before["x"] == spots[selector]["x"] and before["y"] == spots[selector]["y"]
+            page.touchscreen.tap(before["x"], before["y"])
+            self.taps += 1
+        assert page.evaluate("scrollY") == scrolled
+
+
+@pytest.mark.parametrize("size", [PHONE, {"width": 360, "height": 740}],
+                         ids=lambda s: f"{s['width']}x{s['height']}")
+def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
+        browser, live_server, db, size):
+    # duel.md's A and B; each lays one hand card (D7) and spends one token (D8) once.
+    a = service.create(db, None, {"character": "Captain A", "hp_max": 3, "chance_max": 2,
+                                  "cartridges": 3, "suit": "H"})
+    b = service.create(db, None, {"character": "Brigadier B", "hp_max": 3, "chance_max": 1,
+                                  "cartridges": 2, "suit": "C"})
+    duel_id = duels.start(db, None, a["id"], b["id"]).id
+    context = browser.new_context(viewport=size, is_mobile=True, has_touch=True,
+                                  locale="en-US", device_scale_factor=2)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        sign_in(page, live_server)
+        page.goto(f"{live_server}/duels/{duel_id}")
+        thumb = Thumb(page)
+        assert page.evaluate(OVERFLOW) <= 0
+
+        # R1: A turns up 6S and lays AH over it (D7), 14; B turns up KC, 13.
+        thumb.play_round([key("a", "6S"), key("b", "KC"), hand("a", "AH"), CONFIRM])
+        wait_version(page, duel_id, 2)
+        assert page.evaluate(IN_VIEW, ".preview .last-round")
+        assert "Round 1: Captain A won, 14 : 13" in page.locator(".preview").inner_text()
+        assert "Brigadier B lost 1 HP." in page.locator(".preview .then").inner_text()
+        assert page.evaluate(OVERFLOW) <= 0
+
+        # R2: A 6D + 1 token = 7; B turns up 9S, lays AC (14) and spends a token: 15.
+        thumb.play_round([key("a", "6D"), key("b", "9S"), hand("b", "AC"), token("b"),
+                          token("a"), CONFIRM])
+        wait_version(page, duel_id, 3)
+        assert page.evaluate(IN_VIEW, ".preview .last-round")
+        assert "Round 2: Brigadier B won, 7 : 15" in page.locator(".preview").inner_text()
+        assert page.evaluate(OVERFLOW) <= 0
+        # D5, D8: AC has left B's hand and B's only token is spent.
+        assert page.locator(".hand-cell[data-side='b'][data-hand='AC']").count() == 0
+        assert page.locator(".tokens[data-side='b'] input").count() == 1
+
+        # R3: A KH 13, B 8D 8: A wins the duel 2–1 (D11).
+        thumb.play_round([key("a", "KH"), key("b", "8D"), CONFIRM])
+        wait_version(page, duel_id, 4)
+        assert page.evaluate(IN_VIEW, f"#duel-{duel_id} .result")
+        assert "Captain A wins the duel on rounds, 2–1." in page.locator(
+            f"#duel-{duel_id} .result").inner_text()
+        assert page.evaluate(OVERFLOW) <= 0
+
+        # Three rounds, two hand cards and two tokens: 3 taps a round + 1 for each extra.
+        assert thumb.taps == 13, thumb.taps
+        state = duels.load(db, duel_id).state
+        assert [(r.a.hand, r.a.tokens, r.b.hand, r.b.tokens) for r in state.rounds] == [
+            ("AH", 0, None, 0), (None, 1, "AC", 1), (None, 0, None, 0)]
+        assert rows.get(db, a["id"])["chance"] == 2  # spent 1, restored by the win (D13)
+        assert rows.get(db, b["id"])["chance"] == 0
+        assert (rows.get(db, a["id"])["hp"], rows.get(db, b["id"])["hp"]) == (2, 1)
+    finally:
+        context.close()

@@ -23,14 +23,10 @@ from referee.web.security import referee_required
 
 bp = Blueprint("duels", __name__)
 
-# One tap per card (the issue's 3-taps-a-round budget): 36 keys in 6 columns, each at
-# least 44 px wide on a 360 px phone. The low ranks fill one row per suit; the court
-# cards (Q K A) of two suits share a row.
-KEYPAD: tuple[str, ...] = (
-    *(f"{rank}{suit}" for suit in SUITS for rank in RANKS[:6]),
-    *(f"{rank}{suit}" for pair in (SUITS[:2], SUITS[2:]) for suit in pair
-      for rank in RANKS[6:]),
-)
+# One tap per card (issue 11: a whole round on one phone screen): the table deck as a
+# 9 × 4 grid, a row per suit and a column per rank, so that both duelists' grids, their
+# hand cards (in the same rank columns) and Confirm fit in a 360 × 740 screen.
+KEYPAD: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in RANKS)
 
 PICK_TABLE = N_("Tap the table card %(player)s turned up, then confirm the round.")
 STALE_ROUND = N_("Someone else already recorded this round; the screen now shows the duel "
@@ -108,10 +104,13 @@ def round_of(view: service.DuelView, picks: dict) -> Round:
 def preview_of(view: service.DuelView, picks: dict | None) -> dict:
     """The live comparison: totals so far, the round's winner and what follows."""
     out: dict = {"totals": {"a": None, "b": None}, "winner": None, "error": None,
-                 "after": None, "complete": False}
+                 "after": None, "complete": False, "last": None}
     state = view.state
     if state is None or duel.awaiting(state) != "round" or not picks:
         return out
+    if state.rounds and not any(picks[s]["table"] for s in duel.SIDES):
+        # the round just confirmed stays where the thumb is until the next card is tapped
+        out["last"] = state.rounds[-1]
     for side in duel.SIDES:
         pick = picks[side]
         if pick["table"] and whole(pick["tokens"]) is not None:
@@ -162,7 +161,16 @@ def screen(view: service.DuelView, *, picks: dict | None = None, error: str | No
                 "hand_left": max(side.hand_limit - len(side.surrendered), 0),
                 "tokens": duel.tokens_allowed(state, key),
             }
+            # D5, D7: the duel-deck cards that may be laid, each under its rank's column
+            hand = set(sides[key]["hand"])
+            sides[key]["hand_row"] = [c if c in hand else None
+                                      for c in (f"{r}{side.suit}" for r in RANKS)]
     picks = picks or {s: {"table": None, "hand": None, "tokens": "0"} for s in duel.SIDES}
+    for key, pick in picks.items():
+        # the token button shows what was asked, or 0 when that is not a count held (D8)
+        held = sides[key]["tokens"] if key in sides else 0
+        asked = whole(pick["tokens"])
+        pick["tokens_n"] = asked if asked is not None and asked <= held else 0
     return {
         "d": view, "state": state, "players": players, "sides": sides,
         "awaiting": duel.awaiting(state) if state else None,
