@@ -46,7 +46,7 @@ def test_demo_loads_once_with_the_demo_login(tmp_path, capsys):
     assert (demo_duel["status"], demo_duel["winner"], demo_duel["reason"]) == \
         ("finished", "a", "rounds")
     reasons = [r[0] for r in db.execute("SELECT reason FROM events WHERE kind = 'duel'")]
-    assert reasons[0] == "duel #1, start" and reasons[-1] == "duel #1, round 3"
+    assert reasons[0] == "Duel 1, start" and reasons[-1] == "Duel 1, round 3"
     assert "nothing loaded" in capsys.readouterr().out
 
 

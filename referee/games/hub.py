@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from flask import Blueprint, render_template, url_for
+from flask import Blueprint, g, render_template, url_for
 from flask_babel import gettext
 from sqlite_utils import Database
 
-from referee.games import registry
+from referee.games import names, registry
 from referee.games.berserk.view import player_panel as berserk_panel
 from referee.games.coup.web import player_panel as coup_panel
 from referee.games.duel.web import player_panel as duel_panel
@@ -66,5 +66,13 @@ def index():
     running = store.running(get_db())
     for game in running:
         game["url"] = DOORS[game["kind"]].screen(game["id"])
-        game["kind_title"] = gettext(registry.kind(game["kind"]).title)
     return render_template("games/index.html", games=available, running=running)
+
+
+# Games named by kind and number (issue 11, point 9): one name on every screen.
+@bp.app_template_global()
+def game_name(kind: str, number: int) -> str:
+    """What a referee calls the game: "Coup table 2", "Battle 4 (station Tavern)"."""
+    if "station_names" not in g:
+        g.station_names = names.station_names(get_db())
+    return names.name(kind, number, g.station_names, gettext)

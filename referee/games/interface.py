@@ -20,7 +20,9 @@ from referee.rules import N_
 IN_PROGRESS, FINISHED = "in_progress", "finished"
 CANCELLED = "cancelled"  # a kind whose start is a step: that start was undone
 
-# The reason on player events of a step, when a kind names none of its own.
+# The reason on player events of a step, when a kind names none of its own: written
+# before games were named by kind; the service now writes the game's name instead
+# (games.names: "Castle game 2"), and old events still read this.
 REASON_STEP = N_("game #%(id)s")
 
 State = Any

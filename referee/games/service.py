@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from sqlite_utils import Database
 
 from referee.errors import Conflict
-from referee.games import registry
-from referee.games.interface import CANCELLED, GameKind
+from referee.games import names, registry
+from referee.games.interface import CANCELLED, GameKind, step_note
 from referee.notes import Note, note
 from referee.players.effects import apply_effect, compensate
 from referee.rules import N_, RuleError
@@ -124,6 +124,16 @@ def _effects(db: Database, kind: GameKind, before: object | None, after: object,
     return ids
 
 
+def _reason(db: Database, kind: GameKind, number: int, action: object | None,
+             after: object) -> Note:
+    """The reason on the player events of a step: the kind's own, else the game's name
+    ("Castle game 2"), its number as said on every station (games.names)."""
+    said = names.number_note(number, db)
+    if kind.note is step_note:
+        return names.name_note(kind.name, said)
+    return kind.note(said, action, after)
+
+
 def create(db: Database, referee_id: int | None, kind_name: str,
            setup: dict | Callable[[Database], dict], player_ids: list[int],
            title: str = "") -> Game:
@@ -139,7 +149,8 @@ def create(db: Database, referee_id: int | None, kind_name: str,
                                    player_ids=player_ids, referee_id=referee_id)
         version = 0
         if kind.start_is_step:
-            ids = _effects(db, kind, None, state, referee_id, kind.note(number, None, state))
+            ids = _effects(db, kind, None, state, referee_id,
+                           _reason(db, kind, number, None, state))
             store.append(db, key, action=START, referee_id=referee_id, events=ids)
             version = 1
         store.touch(db, key, version=version, status=kind.status(state))
@@ -160,7 +171,7 @@ def act(db: Database, referee_id: int | None, kind: str, number: int, action: ob
             action, dict) else action
         after = rules.apply(game.state, parsed)
         ids = _effects(db, rules, game.state, after, referee_id,
-                       rules.note(game.id, parsed, after))
+                       _reason(db, rules, game.id, parsed, after))
         store.append(db, game.key, action=rules.action_to_dict(parsed),
                      referee_id=referee_id, events=ids)
         store.touch(db, game.key, version=game.version + 1, status=rules.status(after))

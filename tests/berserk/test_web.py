@@ -779,7 +779,7 @@ def test_B8_element_badges_use_the_printed_colours():
 
 def test_the_player_sheet_lists_their_squads_and_battles(referee, db, battle, anna):
     html = text(referee.get(f"/players/{anna['id']}").get_data(as_text=True))
-    assert "Squad #1 Greens" in html and f"Battle #{battle.id}" in html
+    assert "Squad #1 Greens" in html and f"Battle {battle.id}" in html
     assert "Build a squad" in html
 
 

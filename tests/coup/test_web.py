@@ -373,7 +373,7 @@ def test_index_lists_tables_and_filters_by_player(referee, db, seats):
     first = service.create(db, 1, seats[:3], title="Salon")
     service.create(db, 1, seats[3:5])
     page = referee.get("/coup").get_data(as_text=True)
-    assert f"#{first.id} · Salon" in page and "Gleb, Dina" in page
+    assert f"Coup table {first.id} · Salon" in page and "Gleb, Dina" in page
     page = referee.get(f"/coup?player={seats[0]}").get_data(as_text=True)
     assert "Salon" in page and "Gleb, Dina" not in page
     assert "Coup tables of Anna" in page

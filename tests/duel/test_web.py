@@ -337,8 +337,8 @@ def test_duel_reasons_read_in_each_readers_language(referee, app, db, player, du
     # one event, written once; an English and a Russian referee each read it in theirs
     duels.record(db, None, duel.id, Round(a=Play("6S"), b=Play("KC")))
     sheet = referee.get(f"/players/{player['id']}").get_data(as_text=True)
-    assert "«duel #1, round 1»" in sheet and "«duel #1, start»" in sheet
+    assert "«Duel 1, round 1»" in sheet and "«Duel 1, start»" in sheet
     russian = app.test_client()
     russian.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ru"
     sheet = sign_in(russian).get(f"/players/{player['id']}").get_data(as_text=True)
-    assert "«дуэль №1, раунд 1»" in sheet and "duel #1" not in sheet
+    assert "«Дуэль №1, раунд 1»" in sheet and "Duel 1" not in sheet

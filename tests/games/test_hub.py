@@ -19,8 +19,10 @@ def test_games_hub_lists_every_kind_and_the_running_tables_with_their_links(refe
     duel = duels.start(db, None, *seats)
     html = referee.get("/games").get_data(as_text=True)
     running = html.split("In progress")[1]
-    assert "Coup tables</span> #1 Table 3" in running and 'href="/coup/1"' in running
-    assert f'href="/duels/{duel.id}"' in running  # duels are games like the others
+    assert 'Coup table 1 <span class="muted">Table 3</span>' in running
+    assert 'href="/coup/1"' in running
+    # Issue 11, point 9: numbered within each kind, so the first duel is Duel 1 too.
+    assert "Duel 1" in running and f'href="/duels/{duel.id}"' in running
 
 
 def test_games_hub_needs_a_referee(client):

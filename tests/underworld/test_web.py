@@ -548,7 +548,7 @@ def test_index_lists_games_filters_by_player_and_the_hub_links_them(referee, db,
     first = start(db, [a, b], [FILLER, FILLER_B], title="Tavern")
     start(db, [b, v], [FILLER, FILLER_B])
     page = text_of(referee.get("/underworld"))
-    assert f"Castle game #{first.id} · Tavern" in page and "Anna, Boris" in page
+    assert f"Castle game {first.id} · Tavern" in page and "Anna, Boris" in page
     page = text_of(referee.get(f"/underworld?player={v['id']}"))
     assert "Castle games of Vera" in page and "Tavern" not in page
     hub = referee.get("/games").get_data(as_text=True)

@@ -17,10 +17,12 @@ from referee.rules import N_, RuleError
 NAME = "duel"
 BAD_SETUP = N_("This duel's setup is damaged (%(field)s); start a new duel.")
 
-# Reasons written on the player events as notes, read in each reader's language.
-REASON_START = N_("duel #%(duel)s, start")
-REASON_ROUND = N_("duel #%(duel)s, round %(round)s")
-REASON_EXTENSION = N_("duel #%(duel)s, extension decision")
+# Reasons written on the player events as notes, read in each reader's language; the
+# duel named as everywhere else (games.names: "Duel 3"). Events written before keep the
+# "duel #3" msgids, which the catalog still holds.
+REASON_START = N_("Duel %(duel)s, start")
+REASON_ROUND = N_("Duel %(duel)s, round %(round)s")
+REASON_EXTENSION = N_("Duel %(duel)s, extension decision")
 
 
 def setup_of(state: DuelState) -> dict:
