@@ -524,7 +524,8 @@ def test_a_plain_form_post_redirects_and_the_game_survives_a_reload(referee, db,
     game = start(db, [a, b], [FILLER, FILLER_B])
     response = tap(referee, game, htmx=False, kind="draw", code="M07")
     assert response.status_code == 303
-    assert response.headers["Location"].endswith(f"/underworld/{game.id}")
+    # the page opens at the game, whose first line says what was just done (issue 11)
+    assert response.headers["Location"].endswith(f"/underworld/{game.id}#castle-{game.id}")
     response = tap(referee, fresh(db, game), htmx=False, kind="end_turn")
     assert response.status_code == 422 and "<html" in response.get_data(as_text=True)
     page = text_of(referee.get(f"/underworld/{game.id}"))
@@ -630,7 +631,7 @@ def test_no_form_a_screen_can_send_breaks_the_table(referee, db, ab):
                         {**form, "version": current.version}, htmx=True)
         assert response.status_code in (200, 422), response.status_code
         if response.status_code == 422:
-            assert counts(db) == before and 'class="alert"' in \
+            assert counts(db) == before and 'class="alert refusal"' in \
                 response.get_data(as_text=True)
 
     check()

@@ -102,12 +102,37 @@ def distinct(cards: Iterable[uw.Card]) -> list[uw.Card]:
     return list(seen.values())
 
 
+# Capital Cyrillic letters a printed code's Latin letter looks like, as casefolded text: a
+# referee on a Russian keyboard types "М07" for M07. Codes are ASCII (U3), names are not,
+# so only the code side of a search is folded.
+_LOOKALIKE = str.maketrans("авекмнорстхіѕј", "abekmhopctxisj")
+_CODE_KEY = re.compile(r"^([a-z]+)[\s._-]*(\d+)$")
+
+
+def code_key(text: str) -> tuple[str, int] | None:
+    """``("m", 7)`` for ``M07``, ``m7``, ``m 007`` or ``М07`` (Cyrillic М); None for text
+    that is not letters then a number."""
+    found = _CODE_KEY.match(text.strip().casefold().translate(_LOOKALIKE))
+    return (found[1], int(found[2])) if found else None
+
+
+def same_code(code: str, text: str) -> bool:
+    """Whether ``text`` names the card ``code``, forgiving case, look-alike Cyrillic
+    letters and leading zeros ("m7" is M07)."""
+    typed = text.strip().casefold()
+    return code.casefold() == typed.translate(_LOOKALIKE) or (
+        code_key(typed) is not None and code_key(typed) == code_key(code))
+
+
 def find_cards(cards: Iterable[uw.Card], text: str) -> list[uw.Card]:
-    """Cards whose code starts with ``text`` or whose name (either language) holds it."""
+    """Cards whose code starts with ``text`` or is ``text`` with the zeros left out ("m7"
+    finds M07), or whose name (either language) holds it; case does not matter."""
     needle = text.strip().casefold()
     if not needle:
         return distinct(cards)
-    return [c for c in distinct(cards) if c.code.casefold().startswith(needle)
+    prefix = needle.translate(_LOOKALIKE)
+    return [c for c in distinct(cards) if c.code.casefold().startswith(prefix)
+            or same_code(c.code, needle)
             or needle in c.name_en.casefold() or needle in c.name_ru.casefold()]
 
 
@@ -115,7 +140,7 @@ def resolve_card(cards: Iterable[uw.Card], text: object) -> str:
     """The code a referee meant by a code or a name (``"M07 · Gate Troll"`` works too)."""
     cards = distinct(cards)
     raw = text.split(" · ", 1)[0] if isinstance(text, str) else ""
-    exact = [c.code for c in cards if c.code.casefold() == raw.strip().casefold()]
+    exact = [c.code for c in cards if same_code(c.code, raw)]
     if exact:
         return exact[0]
     found = find_cards(cards, raw) if raw.strip() else []

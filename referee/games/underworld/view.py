@@ -264,14 +264,20 @@ class Screen:
             entries = []
             for code in dict.fromkeys(p.inventory):
                 entries.append(self._entry(p, code))
+            power = self._power(p)
+            # Shown open while something in it can be played, so that two cards are
+            # played in a row without opening it again (issue 11, point 3).
+            playable = any(e["plays"] or e["summons"] for e in entries) or bool(
+                power and not power["refusal"])
             out.append({"id": p.id, "name": self.name(p.id), "entries": entries,
-                        "power": self._power(p), "summon_met": self._summon_met(p)})
+                        "power": power, "summon_met": self._summon_met(p),
+                        "playable": playable})
         return out
 
     def _entry(self, p: uw.Player, code: str) -> dict:
         s, card = self.state, self.card(code)
         entry = {"code": code, "card": card, "count": p.inventory.count(code), "plays": [],
-                 "summons": [], "refusal": None}
+                 "summons": [], "refusal": None, "hint": None}
         if isinstance(card, uw.Item | uw.Skill):
             olds = [""] + [old for old in dict.fromkeys(p.play_area)
                            if isinstance(card, uw.Item)
@@ -290,7 +296,28 @@ class Screen:
             entry["summons"] = [{"skill": a.skill, "label": self.label(a.skill)}
                                 for a in self.legal_of("summon")
                                 if a.player == p.id and a.monster == code]
+            if not entry["summons"]:
+                entry["hint"], entry["refusal"] = self._monster_hint(p, card)
         return entry
+
+    def _monster_hint(self, p: uw.Player, card: uw.Monster) -> tuple[str | None, str | None]:
+        """U12: what a monster card held in the inventory is for, when it cannot be
+        summoned now; and the engine's reason when a fight is pending but it may not."""
+        skills = [c for c in dict.fromkeys(p.play_area + p.inventory)
+                  if getattr(self.card(c), "summoning", False)]
+        name = self.name(p.id)
+        if not skills:
+            return gettext("Monster card (U12): a Summoning card brings it into a fight "
+                           "%(player)s fights or helps in, adding its strength %(strength)s; "
+                           "%(player)s holds no Summoning card now.",
+                           player=name, strength=card.strength), None
+        if self.state.phase not in FIGHTING:
+            return gettext("Monster card (U12): in a fight %(player)s fights or helps in, "
+                           "%(skill)s brings it in, adding its strength %(strength)s.",
+                           player=name, skill=self.label(skills[0]),
+                           strength=card.strength), None
+        _, err = attempt(self.state, uw.Summon(p.id, skills[0], card.code))
+        return None, refusal(err, self.names) if err else None
 
     def _power(self, p: uw.Player) -> dict | None:
         klass = self.card(p.class_card) if p.class_card else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import fields
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 from sqlite_utils import Database
 from werkzeug.datastructures import MultiDict
@@ -116,8 +116,9 @@ def action_from_form(form: MultiDict, names: dict[str, str]) -> dict:
 
 
 def screen(game: games.Game, *, error: str | None = None, notice: str | None = None,
-           q: str = "", whole: bool = False) -> dict:
-    """Everything the castle templates need; the record's latest steps unless ``whole``."""
+           q: str = "", whole: bool = False, typed: dict | None = None) -> dict:
+    """Everything the castle templates need; the record's latest steps unless ``whole``;
+    ``typed``, a refused form as it was sent, keeps its panel open and filled in."""
     view = Screen(game, _names(game))
     rec = view.record(None if whole else RECORD_SHOWN)
     live = [r for r in rec if not r["undone"] and not r["undo"]]
@@ -129,22 +130,34 @@ def screen(game: games.Game, *, error: str | None = None, notice: str | None = N
         "trade": view.trade_form(), "cleanup": view.cleanup(), "record": rec,
         "event": view.event_form(),
         "last": live[0] if live else None, "can_undo": bool(game.actions),
+        "latest": rec[0] if rec else None,  # what was just done (an undo too), shown first
         "headline": view.headline(), "allowed": view.allowed_now(),
         "banners": view.banners(), "error": error, "notice": notice,
         "whole": whole or len(game.history) <= RECORD_SHOWN, "max_level": MAX_LEVEL,
+        "typed": typed or {},
     }
 
 
+# After a plain form's write the page opens at the game, whose first line is that step.
 SCREEN = GameScreen("underworld/show.html", "underworld/_screen.html", screen,
-                lambda game, **kwargs: url_for("underworld.show", game_id=game.id),
+                lambda game, **kwargs: url_for("underworld.show", game_id=game.id,
+                                               _anchor=f"castle-{game.id}"),
                 service.load)
 respond = SCREEN.respond
 
 
 def write_step(game_id: int, step):
-    """Run one write: a refusal is 422 and a stale version 409, each with the fresh game."""
-    return SCREEN.write(game_id, step, stale=STALE,
-                        refusal=lambda err, game: refusal(err, _names(game)))
+    """Run one write: a refusal is 422 and a stale version 409, each with the fresh game.
+
+    A refused tap leaves the window where it was (the screen's swap scrolls to the top):
+    the refusal floats over the screen, so the controls stay under the thumb."""
+    answer = SCREEN.write(game_id, step, stale=STALE,
+                          refusal=lambda err, game: refusal(err, _names(game)),
+                          refused={"typed": request.form.to_dict()})
+    if is_htmx() and isinstance(answer, tuple) and answer[1] == 422:
+        answer = make_response(answer)
+        answer.headers["HX-Reswap"] = "outerHTML"
+    return answer
 
 
 # Routes: list, setup ----------------------------------------------------------------------
@@ -242,9 +255,10 @@ def act(game_id: int):
 
     def step(game: games.Game) -> games.Game:
         action = action_from_form(request.form, _names(game))
-        if isinstance(action.get("card"), str):  # a typed card code, any case
-            codes = {c.code.casefold(): c.code for c in game.state.state.cards}
-            action["card"] = codes.get(action["card"].strip().casefold(), action["card"])
+        if isinstance(action.get("card"), str):  # a typed card code: "m7" is M07
+            typed = action["card"]
+            action["card"] = next((c.code for c in game.state.state.cards
+                                   if service.same_code(c.code, typed)), typed)
         return games.act(get_db(), referee["id"], service.KIND, game_id, action, form_version())
 
     return write_step(game_id, step)
