@@ -170,6 +170,25 @@ IN_VIEW = """sel => {
   return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight;
 }"""
 OVERFLOW = "document.documentElement.scrollWidth - innerWidth"
+# Everything inside the duel's panel that crosses its inner edges, and every box whose
+# content runs out of it (a word wider than its cell, a label wider than its button),
+# as "tag.class: px".
+STICKS_OUT = """sel => {
+  const panel = document.querySelector(sel), out = [];
+  const box = panel.getBoundingClientRect();
+  const left = box.left + panel.clientLeft, right = box.right - panel.clientLeft;
+  for (const el of panel.querySelectorAll('*')) {
+    const b = el.getBoundingClientRect(), style = getComputedStyle(el);
+    if (!b.width || style.position === 'fixed') continue;
+    if (b.right > right + 0.5 || b.left < left - 0.5)
+      out.push(el.tagName.toLowerCase() + '.' + el.className + ': ' + (b.right - right));
+    else if (el.matches('th, td, button, label, a') && el.clientWidth
+             && style.overflowX === 'visible' && el.scrollWidth > el.clientWidth + 1)
+      out.push(el.tagName.toLowerCase() + '.' + el.className + ' runs over: '
+               + (el.scrollWidth - el.clientWidth));
+  }
+  return out;
+}"""
 
 
 def key(side: str, card: str) -> str:
@@ -186,6 +205,7 @@ def token(side: str) -> str:
 
 
 CONFIRM = "button.confirm"
+LONG = "Атаманша Дуся Непреклонная"
 
 
 class Thumb:
@@ -216,8 +236,9 @@ class Thumb:
                          ids=lambda s: f"{s['width']}x{s['height']}")
 def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
         browser, live_server, db, size):
-    # duel.md's A and B; each lays one hand card (D7) and spends one token (D8) once.
-    a = service.create(db, None, {"character": "Captain A", "hp_max": 3, "chance_max": 2,
+    # duel.md's A (with a long name) and B; each lays one hand card (D7) and spends one
+    # token (D8) once.
+    a = service.create(db, None, {"character": LONG, "hp_max": 3, "chance_max": 2,
                                   "cartridges": 3, "suit": "H"})
     b = service.create(db, None, {"character": "Brigadier B", "hp_max": 3, "chance_max": 1,
                                   "cartridges": 2, "suit": "C"})
@@ -230,13 +251,14 @@ def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
         sign_in(page, live_server)
         page.goto(f"{live_server}/duels/{duel_id}")
         thumb = Thumb(page)
-        assert page.evaluate(OVERFLOW) <= 0
+        panel = f"#duel-{duel_id}"
+        assert page.evaluate(OVERFLOW) <= 0 and page.evaluate(STICKS_OUT, panel) == []
 
         # R1: A turns up 6S and lays AH over it (D7), 14; B turns up KC, 13.
         thumb.play_round([key("a", "6S"), key("b", "KC"), hand("a", "AH"), CONFIRM])
         wait_version(page, duel_id, 2)
         assert page.evaluate(IN_VIEW, ".preview .last-round")
-        assert "Round 1: Captain A won, 14 : 13" in page.locator(".preview").inner_text()
+        assert f"Round 1: {LONG} won, 14 : 13" in page.locator(".preview").inner_text()
         assert "Brigadier B lost 1 HP." in page.locator(".preview .then").inner_text()
         assert page.evaluate(OVERFLOW) <= 0
 
@@ -245,6 +267,7 @@ def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
                           token("a"), CONFIRM])
         wait_version(page, duel_id, 3)
         assert page.evaluate(IN_VIEW, ".preview .last-round")
+        assert page.evaluate(STICKS_OUT, panel) == []
         assert "Round 2: Brigadier B won, 7 : 15" in page.locator(".preview").inner_text()
         assert page.evaluate(OVERFLOW) <= 0
         # D5, D8: AC has left B's hand and B's only token is spent.
@@ -255,9 +278,10 @@ def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
         thumb.play_round([key("a", "KH"), key("b", "8D"), CONFIRM])
         wait_version(page, duel_id, 4)
         assert page.evaluate(IN_VIEW, f"#duel-{duel_id} .result")
-        assert "Captain A wins the duel on rounds, 2–1." in page.locator(
+        assert f"{LONG} wins the duel on rounds, 2–1." in page.locator(
             f"#duel-{duel_id} .result").inner_text()
-        assert page.evaluate(OVERFLOW) <= 0
+        page.locator(f"{panel} details.more > summary").wait_for()  # the record, open
+        assert page.evaluate(OVERFLOW) <= 0 and page.evaluate(STICKS_OUT, panel) == []
 
         # Three rounds, two hand cards and two tokens: 3 taps a round + 1 for each extra.
         assert thumb.taps == 13, thumb.taps
