@@ -34,7 +34,7 @@ class Turn:
         self.page, self.id, self.taps, self.version = page, game_id, 0, 0
         self.root = f"#castle-{game_id}"
 
-    def tap(self, selector: str, writes: bool = True, version: int | None = None) -> None:
+    def tap(self, selector: str, writes: bool = True) -> None:
         self.page.locator(f"{self.root} {selector}").first.tap()
         self.taps += 1
         if writes:
@@ -77,15 +77,18 @@ def test_U5_U7_U10_U12_a_castle_turn_with_the_latest_step_always_in_view(browser
         sign_in(page, live_server)
         page.goto(f"{live_server}/underworld/{game.id}")
         t, w = Turn(page, game.id), size["width"]
-        assert t.place("").get("sideways") <= 0
+        assert t.place("")["sideways"] <= 0
         # U10: the inventory is open while it holds cards to play: two in a row, no reopening
-        expect(page.locator(f"{t.root} details.uw-prep[data-player='{pid(a)}']")).to_have_attribute(
-            "open", "")
+        inventory = page.locator(f"{t.root} details.uw-prep[data-player='{pid(a)}']")
+        expect(inventory).to_have_attribute("open", "")
         t.tap(".uw-entry[data-code='I01'] form[data-kind='play'] button")
         t.latest_in_view("Anna plays Rusty Sword (I01).")
         t.tap(".uw-entry[data-code='I09'] form[data-kind='play'] button")
         t.latest_in_view("Anna plays Iron Helmet (I09).")
         shoot(page, f"castle-{w}-played")
+        expect(page.locator(f"{t.root} .uw-entry[data-code='M05'] .uw-hint")).to_have_text(
+            "Monster card (U12): in a fight Anna fights or helps in, Summoning (S03) brings it "
+            "in, adding its strength 3.")  # U12, no fight yet
 
         # U5: the picker sits behind the search, which forgives the zero: "m7" is M07
         assert page.locator(f"{t.root} .uw-pick button.uw-key:visible").count() == 0
@@ -111,7 +114,7 @@ def test_U5_U7_U10_U12_a_castle_turn_with_the_latest_step_always_in_view(browser
         assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
         after = t.place("form[data-kind='adjust_monster'] button")
         assert abs(after["top"] - before["top"]) <= 1  # on the screen, not only the page
-        assert abs(after["pageTop"] - before["pageTop"]) <= 1
+        assert abs(after["pageTop"] - before["pageTop"]) <= 1 and after["sideways"] <= 0
         assert page.input_value(f"{t.root} input[name=amount]") == "0"  # as typed
         shoot(page, f"castle-{w}-refused")
         refused_taps, t.taps = t.taps - flow, flow
