@@ -190,3 +190,19 @@ def test_U12_the_monster_hint_in_russian(referee, db, ab):
     html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
     assert "Карта монстра (U12)" in entry(html, "M05") and "силу 3" in entry(html, "M05")
     assert "Или выбрать из всех оставшихся карт" in html
+
+
+@pytest.mark.parametrize("steps", [
+    [],  # a step to draw, the trade panel
+    [{"kind": "draw", "code": "M07"}],  # a fight: play, help, summon, modifier, confirm
+    [{"kind": "draw", "code": "E02"}],  # an event: challenge, levels, cards
+    [{"kind": "draw", "code": "I01"}, {"kind": "draw", "code": "I02"}, {"kind": "end_turn"}],
+])
+def test_every_write_of_the_screen_lands_at_its_top(referee, db, ab, steps):
+    a, b = ab
+    game = act(db, start(db, [a, b], [["S03", "M05", "I09", "M01"], FILLER_B]), *steps)
+    html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
+    section = re.search(r'<section class="castle[^>]*>', html)[0]
+    assert 'hx-target="this" hx-swap="outerHTML show:window:top"' in section
+    writes = re.findall(r"<form [^>]*hx-post=[^>]*>", html)
+    assert len(writes) >= 2 and not [f for f in writes if "hx-swap" in f or "hx-target" in f]
