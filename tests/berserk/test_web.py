@@ -447,7 +447,7 @@ def test_B11_confirming_the_lowered_exchange_stores_it_and_wounds_at_once(refere
     assert (berserk.creature(state, "b1").wounds, berserk.creature(state, "a1").wounds) == (3, 0)
     assert berserk.creature(state, "a1").tapped  # B11 reading: the attacker taps
     html = text(response.get_data(as_text=True))
-    assert "Last strike: a1 Champion → b1 Defender : medium strike, 3 wounds; no answer" in html
+    assert "Last strike: a1 → b1 : medium strike, 3 wounds; no answer" in html
 
 
 def test_B11_example_2_a_tapped_target_rolls_no_die(referee, db, battle):
@@ -511,13 +511,13 @@ def test_the_result_and_its_undo_come_first_then_the_next_strike(referee, db, ba
                 htmx=True).get_data(as_text=True)
     assert html.index('class="b-result notice"') < html.index(f'id="strike-{battle.id}"')
     result = text(html.split('class="b-result')[1].split("</form>")[0])
-    assert "Last strike: a1 Champion → b1 Defender : strong strike, 4 wounds; answer weak" in result
+    assert "Last strike: a1 → b1 : strong strike, 4 wounds; answer weak, 1 wound" in result
     assert "A5 · D1 · ref" in result and "↶ Undo" in result
     assert 'hx-swap="outerHTML show:window:top"' in html
     html = post(referee, f"/berserk/{battle.id}/undo", {"version": "1"},
                 htmx=True).get_data(as_text=True)
     result = text(html.split('class="b-result')[1].split(f'id="strike-{battle.id}"')[0])
-    assert "Undone: A5 · D1 a1 Champion → b1 Defender" in result
+    assert "Undone: A5 · D1 a1 → b1 : strong strike" in result
     assert "↶" not in result  # nothing is left to undo
     assert 'name="attacker_id" value="a1" checked' in html  # a1 is open again
 
