@@ -283,7 +283,11 @@ def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
         page.locator(f"{panel} details.more > summary").wait_for()  # the record, open
         assert page.evaluate(OVERFLOW) <= 0 and page.evaluate(STICKS_OUT, panel) == []
 
-        # Three rounds, two hand cards and two tokens: 3 taps a round + 1 for each extra.
+        # Three rounds, two hand cards and two tokens: 3 taps a round + 1 for each extra,
+        # 13 (16 before for this duel, behind the disclosures). Issue 11 asks for 12: that
+        # takes one tap fewer than one a card entered (the six table cards, D6 and D14 keep
+        # them, the two hand cards, D7) plus one a token decision (D8) plus one Confirm a
+        # round (D7: both agree to close the round), so it is left to a decision on those.
         assert thumb.taps == 13, thumb.taps
         state = duels.load(db, duel_id).state
         assert [(r.a.hand, r.a.tokens, r.b.hand, r.b.tokens) for r in state.rounds] == [
