@@ -697,6 +697,11 @@ def test_plain_forms_work_without_javascript(referee, db, battle):
     response = post(referee, f"/berserk/{battle.id}/strike", strike_form(0, lower="0"))
     assert response.status_code == 303
     assert response.headers["Location"].endswith(f"/berserk/{battle.id}")
+    page = referee.get(response.headers["Location"]).get_data(as_text=True)
+    # The result is the first thing under the title, then the next strike (B11: a2).
+    assert page.index("Last strike:") < page.index(f'id="strike-{battle.id}"')
+    assert 'name="attacker_id" value="a2" checked' in page
+    assert "Show the outcome" in page  # for a phone without JavaScript
     response = post(referee, f"/berserk/{battle.id}/creatures/b2/act",
                     {"version": "1", "do": "tap"})
     assert response.status_code == 303 and "c=b2" in response.headers["Location"]
