@@ -169,6 +169,6 @@ def test_app_made_reasons_follow_accept_language(api, db, player):
                                                  "suit": "C"}).get_json()["id"]
     assert api("post", "/api/v1/duels", json={"a": player["id"], "b": other}).status_code == 201
     url = f"/api/v1/players/{player['id']}/events"
-    assert api("get", url).get_json()[0]["reason"] == "duel #1, start"
+    assert api("get", url).get_json()[0]["reason"] == "Duel 1, start"
     russian = api("get", url, headers={"Accept-Language": "ru"}).get_json()
-    assert russian[0]["reason"] == "дуэль №1, начало"
+    assert russian[0]["reason"] == "Дуэль №1, начало"

@@ -87,8 +87,8 @@ def test_D4_D9_D11_D13_example_1_a_wins_two_to_one(api, db, player, b):
     # Every effect is an event on the player, with the duel and round as its reason.
     kinds = db.execute("SELECT kind, reason FROM events WHERE player_id = ? AND kind = 'duel'"
                        " ORDER BY id", [player["id"]]).fetchall()
-    assert [r for _k, r in kinds] == ["duel #1, start", "duel #1, round 1", "duel #1, round 2",
-                                      "duel #1, round 3"]
+    assert [r for _k, r in kinds] == ["Duel 1, start", "Duel 1, round 1", "Duel 1, round 2",
+                                      "Duel 1, round 3"]
     assert api("get", f"/api/v1/duels/{duel['id']}").get_json() == duel
 
 

@@ -209,12 +209,12 @@ def test_reasons_are_notes_read_in_each_readers_language(db, pair):
         "SELECT id FROM events WHERE player_id = ? AND kind LIKE 'duel%' ORDER BY id",
         [a["id"]])]
     # English text for readers that do not render notes, the message and values as data
-    assert [e["reason"] for e in stored] == ["duel #1, start", "undone: duel #1, start"]
-    assert stored[0]["note"] == {"msg": "duel #%(duel)s, start", "params": {"duel": 1}}
-    russian = {"duel #%(duel)s, start": "дуэль №%(duel)s, начало",
+    assert [e["reason"] for e in stored] == ["Duel 1, start", "undone: Duel 1, start"]
+    assert stored[0]["note"] == {"msg": "Duel %(duel)s, start", "params": {"duel": 1}}
+    russian = {"Duel %(duel)s, start": "Дуэль №%(duel)s, начало",
                "undone: %(reason)s": "отменено: %(reason)s"}
     assert notes.render(stored[1]["note"], lambda m: russian.get(m, m)) == \
-        "отменено: дуэль №1, начало"
+        "отменено: Дуэль №1, начало"
 
 
 # Random legal duels through the service ----------------------------------------------
