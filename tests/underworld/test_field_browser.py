@@ -26,6 +26,10 @@ PLACE = """sel => {
           height: innerHeight, sideways: document.documentElement.scrollWidth - innerWidth};
 }"""
 
+# True once nothing is settling: htmx has taken its settling classes off the screen.
+SETTLED = """sel => document.querySelector(sel) !== null
+  && document.querySelector('.htmx-settling, .htmx-swapping') === null"""
+
 
 class Turn:
     """Taps on one castle screen, counted; each write waits for the next game version."""
@@ -47,6 +51,9 @@ class Turn:
     def latest_in_view(self, text: str) -> None:
         """The latest step says ``text``, whole inside the screen; nothing sideways."""
         expect(self.page.locator(f"#castle-last-{self.id}")).to_contain_text(text)
+        # htmx scrolls (show:window:top) as the swap settles, a moment after the new
+        # screen is in: wait for that moment, then measure.
+        self.page.wait_for_function(SETTLED, arg=f"#castle-last-{self.id}", timeout=3000)
         box = self.place(f"#castle-last-{self.id}")
         assert 0 <= box["top"] and box["bottom"] <= box["height"], box
         assert box["sideways"] <= 0, box
