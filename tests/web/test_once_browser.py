@@ -25,8 +25,10 @@ def in_view(page, selector: str) -> bool:
         box["y"] + box["height"] <= page.evaluate("innerHeight")
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+# Each size once, one in each scheme: the notice's colours are the same at every width.
+@pytest.mark.parametrize(("size", "scheme"), list(zip(SIZES, ["light", "dark"], strict=True)),
+                         ids=lambda v: f"{v['width']}x{v['height']}" if isinstance(v, dict)
+                         else v)
 def test_back_and_start_again_opens_the_same_table(browser, live_server, db, size, scheme):
     ids = [service.create(db, None, {"character": name, "hp_max": 3, "chance_max": 1,
                                      "cartridges": 1, "suit": "S"})["id"]
