@@ -815,3 +815,19 @@ def test_malformed_forms_are_refused_never_a_crash(referee, db, battle, url, for
     response = post(referee, url.format(id=battle.id), {"version": "0", **form}, htmx=True)
     assert response.status_code in (200, 422), response.get_data(as_text=True)[:500]
     assert db["game_actions"].count == 0 and db["berserk_squads"].count == 2
+
+
+@pytest.mark.parametrize("typed", ["0", "x"])
+def test_B10_a_refused_wound_keeps_what_was_typed_and_changes_nothing(referee, db, battle,
+                                                                      typed):
+    url = f"/berserk/{battle.id}/creatures/b2/act"
+    response = post(referee, url, {"version": "0", "do": "wound", "amount": typed}, htmx=True)
+    assert response.status_code == 422 and "B10" in text(response.get_data(as_text=True))
+    field = re.search(r'<details[^>]*id="cr-b2"[^>]*>.*?<input name="amount" value="([^"]*)"',
+                      response.get_data(as_text=True), re.DOTALL)
+    assert field and field.group(1) == typed  # the field as typed, to correct it
+    other = re.search(r'<details[^>]*id="cr-b1"[^>]*>.*?<input name="amount" value="([^"]*)"',
+                      response.get_data(as_text=True), re.DOTALL)
+    assert other and other.group(1) == "1"  # another creature's field as always
+    assert berserk.creature(battles.load(db, battle.id).state, "b2").wounds == 0
+    assert db["game_actions"].count == 0

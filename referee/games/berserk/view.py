@@ -210,8 +210,10 @@ def creature_view(c: berserk.Creature) -> dict:
 
 
 def screen(game: games.Game, *, picks: dict | None = None, open_id: str | None = None,
-           error: str | None = None, notice: str | None = None) -> dict:
-    """Everything the battle templates need."""
+           error: str | None = None, notice: str | None = None,
+           wounds: str | None = None) -> dict:
+    """Everything the battle templates need; ``wounds``: the open creature's wounds as
+    typed, when they were refused (so the field shows them again, not 1)."""
     rec = service.record(game)
     state = rec.state
     setup = game.row["setup"]
@@ -236,7 +238,7 @@ def screen(game: games.Game, *, picks: dict | None = None, open_id: str | None =
         "record_total": len(entries), "last": live[-1] if live else None,
         "undone": undone_now(game, rec),
         "settings_changed": service.changed_settings(state.settings),
-        "open_id": open_id, "error": error, "notice": notice,
+        "open_id": open_id, "error": error, "notice": notice, "wounds_typed": wounds,
         "mod_ops": MOD_OPS, "halvable": HALVABLE, "elements": berserk.ELEMENTS,
         "dice": DICE, "no_roll": NO_ROLL,
     }

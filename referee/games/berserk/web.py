@@ -89,7 +89,7 @@ respond = SCREEN.respond
 
 
 def write_step(game_id: int, make_action, open_id: str | None = None,
-               picks: dict | None = None):
+               picks: dict | None = None, wounds: str | None = None):
     """Apply one action (or undo): refusals are 422 and stale forms 409, with the screen."""
     referee = current_referee()
 
@@ -102,7 +102,7 @@ def write_step(game_id: int, make_action, open_id: str | None = None,
 
     response = SCREEN.write(game_id, step, stale=STALE,
                             refusal=lambda err, game: localized(err),
-                            refused={"picks": picks}, open_id=open_id)
+                            refused={"picks": picks, "wounds": wounds}, open_id=open_id)
     if is_htmx() and isinstance(response, tuple) and response[1] == 422:
         # A refusal floats over the screen and the page stays where it was, so the
         # controls stay under the thumb; only a step that was written goes to the top.
@@ -275,7 +275,8 @@ def act(game_id: int, cid: str):
             return EndEffects(cid, form.get("source", ""))
         raise RuleError(None, BAD_DO)
 
-    return write_step(game_id, action, open_id=cid)
+    typed = form.get("amount", "")[:2] if form.get("do") == "wound" else None
+    return write_step(game_id, action, open_id=cid, wounds=typed)
 
 
 @bp.post("/<int:game_id>/undo")
