@@ -43,6 +43,17 @@
     showToast(document.body.dataset.offline);
   });
 
+  // A sheet's history shows the latest changes only (data-keep, players/web.py): a tap
+  // puts its row on top, and the oldest goes, as a reload would show it.
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll("ul[data-keep]").forEach(function (list) {
+      var keep = parseInt(list.dataset.keep, 10);
+      while (keep > 0 && list.children.length > keep) {
+        list.removeChild(list.lastElementChild);
+      }
+    });
+  });
+
   // One-time keys (issue 11): a create form's key goes into the page's address, so Back
   // (which fetches the no-store page again) shows the same key and a second submission
   // is recognised as a repeat instead of starting a second table.

@@ -36,11 +36,16 @@ def wound_clock(row: dict, death_minutes: int, at: datetime | None = None) -> di
     return {"since": since, "left": left}
 
 
+# The latest changes a sheet shows; app.js drops the oldest as taps add rows on top, so
+# the history on the phone stays what a reload shows.
+HISTORY_SHOWN = 50
+
+
 def sheet_view(row: dict) -> dict:
     """What the sheet templates need about one player."""
     db = get_db()
     minutes = int(settings_store.get(db, "death_minutes") or 0)
-    history = events.for_player(db, row["id"], limit=50)
+    history = events.for_player(db, row["id"], limit=HISTORY_SHOWN)
     last = next((e for e in history if e["kind"] in service.UNDOABLE
                  and not e["undone_by"] and not e["undoes"]), None)
     return {
@@ -48,6 +53,7 @@ def sheet_view(row: dict) -> dict:
         "deck": rows.deck_cards(row),
         "clock": wound_clock(row, minutes),
         "history": history,
+        "history_shown": HISTORY_SHOWN,
         "last": last,
         "undoable": service.UNDOABLE,
         "passport_url": public_base() + url_for("passport.sheet", token=row["passport_token"]),

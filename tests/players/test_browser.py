@@ -114,3 +114,23 @@ def test_history_follows_taps_and_undos_as_after_a_reload(phone, live_server, db
 
     phone.reload()
     assert rows_shown(phone, row["id"]) == shown
+
+
+def test_a_full_history_keeps_the_latest_50_as_taps_come_as_after_a_reload(phone, live_server,
+                                                                           db):
+    row = service.create(db, None, {"character": "Vera", "hp_max": 5, "chance_max": 1,
+                                    "cartridges": 5, "suit": "H"})
+    for n in range(50):  # with its creation, 51 changes: one more than the sheet shows
+        service.adjust(db, None, row["id"], {"cartridges": 1 if n % 2 == 0 else -1})
+    sign_in(phone, live_server)
+    phone.goto(f"{live_server}/players/{row['id']}")
+    before = rows_shown(phone, row["id"])
+    assert len(before) == 50
+    phone.get_by_role("button", name="HP −1").tap()
+    phone.locator(f"#player-{row['id']} output[data-stat=hp]", has_text="4").wait_for()
+    phone.wait_for_function("sel => document.querySelectorAll(sel).length === 50",
+                            arg=f"#history-{row['id']} li")
+    shown = rows_shown(phone, row["id"])
+    assert shown[1:] == before[:49]  # the tap on top, the oldest gone
+    phone.reload()
+    assert rows_shown(phone, row["id"]) == shown
