@@ -37,11 +37,33 @@ def browser():
 
 
 @pytest.fixture
-def phone(browser):
+def phone_of(browser):
+    """Make phone pages: ``phone_of(size, locale=..., **options)`` is a fresh touch page
+    of that size (390×844 and English by default; options as Playwright's new_context
+    takes them, e.g. color_scheme). Each is closed after the test."""
+    contexts = []
+
+    def make(size: dict = PHONE, locale: str = "en-US", **options):
+        context = browser.new_context(viewport=size, is_mobile=True, has_touch=True,
+                                      locale=locale, device_scale_factor=2, **options)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def phone(phone_of):
     """A fresh phone-sized page (390×844, touch), English."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                  locale="en-US", device_scale_factor=2)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+    return phone_of()
+
+
+def shoot(page, name: str, full_page: bool = False) -> None:
+    """A screenshot to look at, when REFEREE_SCREENSHOTS names a folder."""
+    folder = os.environ.get("REFEREE_SCREENSHOTS")
+    if folder:
+        page.screenshot(path=os.path.join(folder, name + ".png"), full_page=full_page)

@@ -141,14 +141,11 @@ def test_B12_B14_build_a_squad_then_B11_settle_a_strike_in_few_taps(phone, live_
     assert no_sideways_scroll(phone)
 
 
-def test_B14_register_a_deck_on_a_360px_phone_then_hire_a_squad_from_it(browser,
+def test_B14_register_a_deck_on_a_360px_phone_then_hire_a_squad_from_it(phone_of,
                                                                        live_server, db):
     anna = service.create(db, None, {"character": "Anna", "hp_max": 3, "chance_max": 1,
                                      "cartridges": 1, "suit": "H"})
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                                  has_touch=True, locale="en-US", device_scale_factor=2)
-    phone = context.new_page()
-    phone.set_default_timeout(10_000)
+    phone = phone_of({"width": 360, "height": 740})
     sign_in(phone, live_server)
     phone.goto(f"{live_server}/berserk/registered-decks/new?player={anna['id']}")
     form = phone.locator("#deck-register")
@@ -183,4 +180,3 @@ def test_B14_register_a_deck_on_a_360px_phone_then_hire_a_squad_from_it(browser,
     assert phone.locator("li[data-code='B12']").count() == 0  # not in the deck
     assert phone.locator("li[data-code='B01']").count() == 1
     assert no_sideways_scroll(phone)
-    context.close()

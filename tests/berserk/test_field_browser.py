@@ -5,8 +5,6 @@ at the top afterwards, undo shows what it took back, and a refused tap moves not
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from referee.games.berserk import rules as berserk
@@ -14,7 +12,7 @@ from referee.games.berserk import service as battles
 from referee.games.berserk import squads
 from referee.players import service as players
 from tests.berserk.test_browser import sign_in
-from tests.browser_fixtures import PHONE
+from tests.browser_fixtures import PHONE, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -46,13 +44,6 @@ def seen(page, selector: str, top_bar: bool = False) -> dict:
     return where
 
 
-def shoot(page, name: str) -> None:
-    """A screenshot to look at, when REFEREE_SCREENSHOTS names a folder."""
-    folder = os.environ.get("REFEREE_SCREENSHOTS")
-    if folder:
-        page.screenshot(path=os.path.join(folder, name + ".png"))
-
-
 def six_a_side(db) -> int:
     """Anna's Steppe and Forest against Boris's Swamps and Darkness, six cards each, as
     squads are built (B12–B14); the battle's number."""
@@ -71,13 +62,10 @@ def six_a_side(db) -> int:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
-def test_B11_a_usual_strike_in_four_taps_with_its_result_in_view(browser, live_server, db,
+def test_B11_a_usual_strike_in_four_taps_with_its_result_in_view(phone_of, live_server, db,
                                                                  size):
     game_id = six_a_side(db)
-    context = browser.new_context(viewport=size, is_mobile=True, has_touch=True,
-                                  locale="en-US", device_scale_factor=2)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = phone_of(size)
     page.on("dialog", lambda dialog: dialog.accept())  # the undo's confirmation
     battle = f"#battle-{game_id}"
     w = size["width"]
@@ -105,58 +93,55 @@ def test_B11_a_usual_strike_in_four_taps_with_its_result_in_view(browser, live_s
         assert page.evaluate("scrollY") == 0  # the whole strike, and after it, at the top
         return taps
 
-    try:
-        sign_in(page, live_server)
-        page.goto(f"{live_server}/berserk/{game_id}")
-        shoot(page, f"battle-{w}-open")
-        # B12: the first player strikes first; its first open creature is chosen.
-        assert page.locator("label[data-attacker='a1'] input").is_checked()
+    sign_in(page, live_server)
+    page.goto(f"{live_server}/berserk/{game_id}")
+    shoot(page, f"battle-{w}-open")
+    # B12: the first player strikes first; its first open creature is chosen.
+    assert page.locator("label[data-attacker='a1'] input").is_checked()
 
-        # B11, Δ +3: a medium strike of a1's 1-2-2, no answer.
-        assert strike("b1", 5, 2, version=1) <= 4
-        state = battles.load(db, game_id).state
-        assert berserk.creature(state, "b1").wounds == 2
-        assert berserk.creature(state, "a1").tapped  # B11: a creature that strikes is tapped
-        seen(page, ".b-result")
-        result = page.locator(".b-result").inner_text()
-        assert "Last strike: a1 → b1: medium strike, 2 wounds; no answer" in " ".join(
-            result.split())
-        shoot(page, f"battle-{w}-struck")
+    # B11, Δ +3: a medium strike of a1's 1-2-2, no answer.
+    assert strike("b1", 5, 2, version=1) <= 4
+    state = battles.load(db, game_id).state
+    assert berserk.creature(state, "b1").wounds == 2
+    assert berserk.creature(state, "a1").tapped  # B11: a creature that strikes is tapped
+    seen(page, ".b-result")
+    result = page.locator(".b-result").inner_text()
+    assert "Last strike: a1 → b1: medium strike, 2 wounds; no answer" in " ".join(
+        result.split())
+    shoot(page, f"battle-{w}-struck")
 
-        # The next open creature of side a is chosen; the result above does not push the
-        # dice under the Confirm bar. B11, Δ 0 with A ≤ 4: a weak strike, no answer.
-        assert page.locator("label[data-attacker='a2'] input").is_checked()
-        assert strike("b2", 3, 3, version=2) <= 4
-        assert berserk.creature(battles.load(db, game_id).state, "b2").wounds == 1
-        seen(page, ".b-result")
+    # The next open creature of side a is chosen; the result above does not push the
+    # dice under the Confirm bar. B11, Δ 0 with A ≤ 4: a weak strike, no answer.
+    assert page.locator("label[data-attacker='a2'] input").is_checked()
+    assert strike("b2", 3, 3, version=2) <= 4
+    assert berserk.creature(battles.load(db, game_id).state, "b2").wounds == 1
+    seen(page, ".b-result")
 
-        # Undo, one tap: what it took back is said at the top, and a2 may strike again.
-        tap(".b-result button.undo")
-        page.wait_for_selector(f"{battle}[data-version='3']")
-        seen(page, ".b-result.undone")
-        assert "Undone:" in page.locator(".b-result").inner_text()
-        state = battles.load(db, game_id).state
-        assert berserk.creature(state, "b2").wounds == 0 and berserk.creature(state, "a2").open
-        assert page.locator("label[data-attacker='a2'] input").is_checked()
-        shoot(page, f"battle-{w}-undone")
+    # Undo, one tap: what it took back is said at the top, and a2 may strike again.
+    tap(".b-result button.undo")
+    page.wait_for_selector(f"{battle}[data-version='3']")
+    seen(page, ".b-result.undone")
+    assert "Undone:" in page.locator(".b-result").inner_text()
+    state = battles.load(db, game_id).state
+    assert berserk.creature(state, "b2").wounds == 0 and berserk.creature(state, "a2").open
+    assert page.locator("label[data-attacker='a2'] input").is_checked()
+    shoot(page, f"battle-{w}-undone")
 
-        # A refused tap (B10: wounds from 1 to 99) floats its reason and moves nothing.
-        page.locator("#cr-b1 > summary").tap()
-        page.locator("#cr-b1 input[name=amount]").fill("0")
-        button = "#cr-b1 .wound-form button"
-        page.locator(button).scroll_into_view_if_needed()
-        before = seen(page, button)
-        scrolled = page.evaluate("scrollY")
-        tap(button)
-        page.wait_for_selector(f"{battle} .alert.refusal")
-        refusal = seen(page, ".alert.refusal", top_bar=True)
-        assert refusal["top"] < before["top"]
-        assert "B10: Wounds must be a whole number from 1 to 99" in page.locator(
-            ".alert.refusal").inner_text()
-        after = seen(page, button)
-        assert (page.evaluate("scrollY"), after["pageTop"]) == pytest.approx(
-            (scrolled, before["pageTop"]), abs=1)
-        assert battles.load(db, game_id).version == 3  # nothing was written
-        shoot(page, f"battle-{w}-refused")
-    finally:
-        context.close()
+    # A refused tap (B10: wounds from 1 to 99) floats its reason and moves nothing.
+    page.locator("#cr-b1 > summary").tap()
+    page.locator("#cr-b1 input[name=amount]").fill("0")
+    button = "#cr-b1 .wound-form button"
+    page.locator(button).scroll_into_view_if_needed()
+    before = seen(page, button)
+    scrolled = page.evaluate("scrollY")
+    tap(button)
+    page.wait_for_selector(f"{battle} .alert.refusal")
+    refusal = seen(page, ".alert.refusal", top_bar=True)
+    assert refusal["top"] < before["top"]
+    assert "B10: Wounds must be a whole number from 1 to 99" in page.locator(
+        ".alert.refusal").inner_text()
+    after = seen(page, button)
+    assert (page.evaluate("scrollY"), after["pageTop"]) == pytest.approx(
+        (scrolled, before["pageTop"]), abs=1)
+    assert battles.load(db, game_id).version == 3  # nothing was written
+    shoot(page, f"battle-{w}-refused")

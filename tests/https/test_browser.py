@@ -32,16 +32,11 @@ def on_the_lan(tmp_path_factory):
 
 
 @pytest.fixture
-def dark_phone(browser):
+def dark_phone(phone_of):
     # The browser is told to accept the certificate: whether phones can trust it is
     # test_serve's part (Python's ssl with the authority as the only anchor).
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                                  has_touch=True, locale="ru-RU", color_scheme="dark",
-                                  device_scale_factor=2, ignore_https_errors=True)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+    return phone_of({"width": 360, "height": 740}, locale="ru-RU", color_scheme="dark",
+                    ignore_https_errors=True)
 
 
 def test_only_https_gives_a_phone_the_camera_the_app_and_the_awake_screen(on_the_lan,

@@ -3,12 +3,10 @@ control where the thumb left it (issue 11, points 4 and 5)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from referee.players import service
-from tests.browser_fixtures import PHONE
+from tests.browser_fixtures import PHONE, shoot
 from tests.players.test_browser import sign_in
 
 pytestmark = pytest.mark.browser
@@ -33,20 +31,16 @@ OVERFLOW = """() => {
 }"""
 
 
-def open_sheet(browser, live_server, db, size, scheme="light", locale="ru-RU"):
+def open_sheet(phone_of, live_server, db, size, scheme="light", locale="ru-RU"):
     """A signed-in phone of this size on a sheet whose chance and cartridges are 0."""
     row = service.create(db, None, {"character": "Атаманша Дуся Непреклонная",
                                     "player": "Ольга", "hp_max": 10, "chance_max": 10,
                                     "cartridges": 0, "suit": "S", "level": 10})
     db["players"].update(row["id"], {"chance": 0})
-    context = browser.new_context(viewport=size, is_mobile=True, has_touch=True,
-                                  locale=locale, device_scale_factor=2,
-                                  color_scheme=scheme)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+    page = phone_of(size, locale=locale, color_scheme=scheme)
     sign_in(page, live_server)
     page.goto(f"{live_server}/players/{row['id']}")
-    return context, page, row
+    return page, row
 
 
 def buttons_y(page, player_id: int) -> list[float]:
@@ -64,36 +58,26 @@ def tap_and_wait(page, player_id: int, selector: str) -> None:
     page.wait_for_function("sel => !document.querySelector(sel).dataset.old", arg=card)
 
 
-def shoot(page, name: str) -> None:
-    """A screenshot to look at, when REFEREE_SCREENSHOTS names a folder."""
-    folder = os.environ.get("REFEREE_SCREENSHOTS")
-    if folder:
-        page.screenshot(path=os.path.join(folder, name + ".png"), full_page=True)
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
 @pytest.mark.parametrize(("scheme", "locale"), [("light", "en-US"), ("dark", "ru-RU")])
-def test_a_refused_tap_moves_nothing_and_nothing_sticks_out(browser, live_server, db, size,
+def test_a_refused_tap_moves_nothing_and_nothing_sticks_out(phone_of, live_server, db, size,
                                                              scheme, locale):
-    context, page, row = open_sheet(browser, live_server, db, size, scheme, locale)
-    try:
-        assert page.evaluate(OVERFLOW) == {"page": 0, "inside": []}
-        before = buttons_y(page, row["id"])
-        shoot(page, f"sheet-{size['width']}-{scheme}-before")
+    page, row = open_sheet(phone_of, live_server, db, size, scheme, locale)
+    assert page.evaluate(OVERFLOW) == {"page": 0, "inside": []}
+    before = buttons_y(page, row["id"])
+    shoot(page, f"sheet-{size['width']}-{scheme}-before", full_page=True)
 
-        for name in ("chance", "cartridges"):
-            tap_and_wait(page, row["id"], f"button[name={name}][value='-1']")
-            page.locator(f"#player-{row['id']} [role=alert]").wait_for()
-            assert buttons_y(page, row["id"]) == pytest.approx(before, abs=1)
-        shoot(page, f"sheet-{size['width']}-{scheme}-refused")
-
-        assert "D4:" in page.locator(f"#player-{row['id']} [role=alert]").inner_text()
-        assert page.evaluate(OVERFLOW) == {"page": 0, "inside": []}
-        # The next allowed tap still works and the sheet is still in place.
-        page.locator(f"#player-{row['id']} button[name=hp][value='-1']").tap()
-        page.wait_for_function(
-            "sel => document.querySelector(sel).firstChild.textContent.trim() === '9'",
-            arg=f"#player-{row['id']} output[data-stat=hp]")
+    for name in ("chance", "cartridges"):
+        tap_and_wait(page, row["id"], f"button[name={name}][value='-1']")
+        page.locator(f"#player-{row['id']} [role=alert]").wait_for()
         assert buttons_y(page, row["id"]) == pytest.approx(before, abs=1)
-    finally:
-        context.close()
+    shoot(page, f"sheet-{size['width']}-{scheme}-refused", full_page=True)
+
+    assert "D4:" in page.locator(f"#player-{row['id']} [role=alert]").inner_text()
+    assert page.evaluate(OVERFLOW) == {"page": 0, "inside": []}
+    # The next allowed tap still works and the sheet is still in place.
+    page.locator(f"#player-{row['id']} button[name=hp][value='-1']").tap()
+    page.wait_for_function(
+        "sel => document.querySelector(sel).firstChild.textContent.trim() === '9'",
+        arg=f"#player-{row['id']} output[data-stat=hp]")
+    assert buttons_y(page, row["id"]) == pytest.approx(before, abs=1)

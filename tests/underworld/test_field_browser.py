@@ -5,13 +5,11 @@ in view, nothing sticks out sideways, and a refusal leaves the controls where th
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from playwright.sync_api import expect
 
 from referee.store import players as rows
-from tests.browser_fixtures import PHONE
+from tests.browser_fixtures import PHONE, shoot
 from tests.underworld.test_browser import sign_in
 from tests.underworld.test_service import pid, seat, start
 
@@ -63,83 +61,70 @@ class Turn:
         assert 0 <= box["top"] and box["bottom"] <= box["height"], (selector, box)
 
 
-def shoot(page, name: str) -> None:
-    """A screenshot to look at, when REFEREE_SCREENSHOTS names a folder."""
-    folder = os.environ.get("REFEREE_SCREENSHOTS")
-    if folder:
-        page.screenshot(path=os.path.join(folder, name + ".png"))
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
-def test_U5_U7_U10_U12_a_castle_turn_with_the_latest_step_always_in_view(browser, live_server,
+def test_U5_U7_U10_U12_a_castle_turn_with_the_latest_step_always_in_view(phone_of, live_server,
                                                                          db, size):
     a, b = seat(db, "Anna"), seat(db, "Boris")
     game = start(db, [a, b], [["I01", "I09", "S03", "M05"], ["I02", "I07", "M04", "M03"]],
                  passport=True)
-    context = browser.new_context(viewport=size, is_mobile=True, has_touch=True,
-                                  locale="en-US", device_scale_factor=2)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    try:
-        sign_in(page, live_server)
-        page.goto(f"{live_server}/underworld/{game.id}")
-        t, w = Turn(page, game.id), size["width"]
-        assert t.place("")["sideways"] <= 0
-        # U10: the inventory is open while it holds cards to play: two in a row, no reopening
-        inventory = page.locator(f"{t.root} details.uw-prep[data-player='{pid(a)}']")
-        expect(inventory).to_have_attribute("open", "")
-        t.tap(".uw-entry[data-code='I01'] form[data-kind='play'] button")
-        t.latest_in_view("Anna plays Rusty Sword (I01).")
-        t.tap(".uw-entry[data-code='I09'] form[data-kind='play'] button")
-        t.latest_in_view("Anna plays Iron Helmet (I09).")
-        shoot(page, f"castle-{w}-played")
-        expect(page.locator(f"{t.root} .uw-entry[data-code='M05'] .uw-hint")).to_have_text(
-            "Monster card (U12): in a fight Anna fights or helps in, Summoning (S03) brings it "
-            "in, adding its strength 3.")  # U12, no fight yet
+    page = phone_of(size)
+    sign_in(page, live_server)
+    page.goto(f"{live_server}/underworld/{game.id}")
+    t, w = Turn(page, game.id), size["width"]
+    assert t.place("")["sideways"] <= 0
+    # U10: the inventory is open while it holds cards to play: two in a row, no reopening
+    inventory = page.locator(f"{t.root} details.uw-prep[data-player='{pid(a)}']")
+    expect(inventory).to_have_attribute("open", "")
+    t.tap(".uw-entry[data-code='I01'] form[data-kind='play'] button")
+    t.latest_in_view("Anna plays Rusty Sword (I01).")
+    t.tap(".uw-entry[data-code='I09'] form[data-kind='play'] button")
+    t.latest_in_view("Anna plays Iron Helmet (I09).")
+    shoot(page, f"castle-{w}-played")
+    expect(page.locator(f"{t.root} .uw-entry[data-code='M05'] .uw-hint")).to_have_text(
+        "Monster card (U12): in a fight Anna fights or helps in, Summoning (S03) brings it "
+        "in, adding its strength 3.")  # U12, no fight yet
 
-        # U5: the picker sits behind the search, which forgives the zero: "m7" is M07
-        assert page.locator(f"{t.root} .uw-pick button.uw-key:visible").count() == 0
-        t.tap("input[name=q]", writes=False)
-        page.fill(f"{t.root} input[name=q]", "m7")
-        expect(page.locator(f"#castle-pick-{game.id} button.uw-key")).to_have_count(1)
-        t.tap("button.uw-key[data-code='M07']")
-        t.latest_in_view("Step 1: Anna meets Gate Troll (M07), strength 5.")
-        t.in_view("button.confirm")  # and the next step with it
-        expect(page.locator(f"{t.root} .uw-verdict")).to_have_text("Gate Troll wins, 5 to 3.")
-        flow = t.taps
+    # U5: the picker sits behind the search, which forgives the zero: "m7" is M07
+    assert page.locator(f"{t.root} .uw-pick button.uw-key:visible").count() == 0
+    t.tap("input[name=q]", writes=False)
+    page.fill(f"{t.root} input[name=q]", "m7")
+    expect(page.locator(f"#castle-pick-{game.id} button.uw-key")).to_have_count(1)
+    t.tap("button.uw-key[data-code='M07']")
+    t.latest_in_view("Step 1: Anna meets Gate Troll (M07), strength 5.")
+    t.in_view("button.confirm")  # and the next step with it
+    expect(page.locator(f"{t.root} .uw-verdict")).to_have_text("Gate Troll wins, 5 to 3.")
+    flow = t.taps
 
-        # U7, point 4: a refused modifier floats; the Apply button stays under the thumb.
-        t.tap("details.uw-adjust > summary", writes=False)
-        page.fill(f"{t.root} input[name=amount]", "0")
-        apply = page.locator(f"{t.root} form[data-kind='adjust_monster'] button")
-        apply.scroll_into_view_if_needed()  # where the thumb finds it, as the tap will
-        before = t.place("form[data-kind='adjust_monster'] button")
-        t.tap("form[data-kind='adjust_monster'] button", writes=False)
-        refusal = page.locator(f"{t.root} .alert.refusal")
-        expect(refusal).to_contain_text("U7: The adjustment must be a whole number")
-        box = refusal.bounding_box()
-        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
-        after = t.place("form[data-kind='adjust_monster'] button")
-        assert abs(after["top"] - before["top"]) <= 1  # on the screen, not only the page
-        assert abs(after["pageTop"] - before["pageTop"]) <= 1 and after["sideways"] <= 0
-        assert page.input_value(f"{t.root} input[name=amount]") == "0"  # as typed
-        shoot(page, f"castle-{w}-refused")
-        refused_taps, t.taps = t.taps - flow, flow
+    # U7, point 4: a refused modifier floats; the Apply button stays under the thumb.
+    t.tap("details.uw-adjust > summary", writes=False)
+    page.fill(f"{t.root} input[name=amount]", "0")
+    apply = page.locator(f"{t.root} form[data-kind='adjust_monster'] button")
+    apply.scroll_into_view_if_needed()  # where the thumb finds it, as the tap will
+    before = t.place("form[data-kind='adjust_monster'] button")
+    t.tap("form[data-kind='adjust_monster'] button", writes=False)
+    refusal = page.locator(f"{t.root} .alert.refusal")
+    expect(refusal).to_contain_text("U7: The adjustment must be a whole number")
+    box = refusal.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+    after = t.place("form[data-kind='adjust_monster'] button")
+    assert abs(after["top"] - before["top"]) <= 1  # on the screen, not only the page
+    assert abs(after["pageTop"] - before["pageTop"]) <= 1 and after["sideways"] <= 0
+    assert page.input_value(f"{t.root} input[name=amount]") == "0"  # as typed
+    shoot(page, f"castle-{w}-refused")
+    refused_taps, t.taps = t.taps - flow, flow
 
-        # U12: the monster card held says what it is for, and is summoned into the fight.
-        t.tap(".uw-entry[data-code='M05'] form[data-kind='summon'] button")
-        t.latest_in_view("Anna summons Mossy Slime (M05)")
-        expect(page.locator(f"{t.root} .uw-verdict")).to_have_text("Anna wins, 6 to 5.")
-        shoot(page, f"castle-{w}-summoned")
-        t.in_view("button.confirm")
-        t.tap("button.confirm")
-        t.latest_in_view("Fight: Anna 6 against Gate Troll (M07) 5: won (U7).")
-        expect(page.locator(f"#castle-last-{game.id}")).to_contain_text("Anna: level 1 → 2")
-        shoot(page, f"castle-{w}-won")
-        assert rows.get(db, a["id"])["level"] == 2
+    # U12: the monster card held says what it is for, and is summoned into the fight.
+    t.tap(".uw-entry[data-code='M05'] form[data-kind='summon'] button")
+    t.latest_in_view("Anna summons Mossy Slime (M05)")
+    expect(page.locator(f"{t.root} .uw-verdict")).to_have_text("Anna wins, 6 to 5.")
+    shoot(page, f"castle-{w}-summoned")
+    t.in_view("button.confirm")
+    t.tap("button.confirm")
+    t.latest_in_view("Fight: Anna 6 against Gate Troll (M07) 5: won (U7).")
+    expect(page.locator(f"#castle-last-{game.id}")).to_contain_text("Anna: level 1 → 2")
+    shoot(page, f"castle-{w}-won")
+    assert rows.get(db, a["id"])["level"] == 2
 
-        # 6 taps from the screen opening to the fight won (8 before, the inventory opened
-        # twice), and 2 more for the refused modifier
-        assert (t.taps, refused_taps) == (6, 2)
-    finally:
-        context.close()
+    # 6 taps from the screen opening to the fight won (8 before, the inventory opened
+    # twice), and 2 more for the refused modifier
+    assert (t.taps, refused_taps) == (6, 2)
