@@ -2,7 +2,8 @@
 
 Both servers run as separate processes under waitress with the same thread count; both
 are driven by the same concurrent keep-alive clients, in alternating rounds so that a
-noisy machine affects both alike. Prints requests/s, p50 and p99 latency, and the ratio.
+noisy machine affects both alike. Prints requests/s, p50 and p99 latency, the server
+process's CPU time a request (from /proc: the work, waiting left out), and the ratios.
 
     .venv/bin/python benchmarks/bench_stats.py [--clients 16] [--requests 2000] [--rounds 3]
 """
@@ -11,8 +12,10 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import collections
 import http.client
 import json
+import os
 import socket
 import statistics
 import subprocess
@@ -90,6 +93,16 @@ def drive(port: int, path: str, headers: dict, clients: int, total: int) -> tupl
     return time.perf_counter() - t0, latencies
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from /proc (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")  # no /proc here: the CPU column reads nan
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1] * 1000
 
@@ -118,6 +131,8 @@ def main() -> None:
                str(bare_port), "--threads", str(args.threads)], bare_port),
     ]
     results: dict[tuple[str, int], list] = {}
+    # the server process's CPU per request: the work a tap costs, waiting not counted
+    cpu: dict[tuple[str, int], list] = collections.defaultdict(list)
     try:
         conn = http.client.HTTPConnection("127.0.0.1", app_port)
         conn.request("POST", "/api/v1/token", body=json.dumps({"name": "demo", "password": "demo"}),
@@ -131,10 +146,13 @@ def main() -> None:
         for _ in range(args.rounds):  # alternating: a noisy minute slows both alike
             for clients in counts:
                 total = max(clients, args.requests // clients * clients)
-                results.setdefault(("bare flask", clients), []).append(
-                    drive(bare_port, path, {}, clients, total))
-                results.setdefault(("referee", clients), []).append(
-                    drive(app_port, path, auth, clients, total))
+                for name, server, port, headers in (
+                        ("bare flask", servers[1], bare_port, {}),
+                        ("referee", servers[0], app_port, auth)):
+                    before = cpu_seconds(server.pid)
+                    secs, lat = drive(port, path, headers, clients, total)
+                    cpu[name, clients].append((cpu_seconds(server.pid) - before) / len(lat))
+                    results.setdefault((name, clients), []).append((secs, lat))
     finally:
         for s in servers:
             s.terminate()
@@ -143,20 +161,24 @@ def main() -> None:
     print(f"POST /api/v1/players/1/adjust, {args.requests} a round and client count, "
           f"{args.rounds} rounds, waitress threads={args.threads}; each referee tap = "
           f"token lookup + BEGIN IMMEDIATE + row + event + commit on disk + JSON")
-    print(f"{'clients':>7} {'server':<12}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}")
+    print(f"{'clients':>7} {'server':<12}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}"
+          f"{'cpu ms':>9}")
     rates = {}
     for (name, clients), runs in sorted(results.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         rates[name, clients] = statistics.median(len(lat) / secs for secs, lat in runs)
         lat = [x for _, l in runs for x in l]
         print(f"{clients:>7} {name:<12}{rates[name, clients]:>8.0f}{pct(lat, 50):>9.2f}"
-              f"{pct(lat, 99):>9.2f}")
+              f"{pct(lat, 99):>9.2f}{1000 * statistics.median(cpu[name, clients]):>9.2f}")
     for clients in counts:
         print(f"{clients:>3} clients: referee / bare flask throughput "
-              f"{rates['referee', clients] / rates['bare flask', clients]:.2f}")
+              f"{rates['referee', clients] / rates['bare flask', clients]:.2f}, server CPU "
+              f"a request {statistics.median(cpu['referee', clients]) / statistics.median(cpu['bare flask', clients]):.2f}×")
     if len(counts) > 1:
         low, high = min(counts), max(counts)
         print(f"referee at {high} clients / at {low}: "
-              f"{rates['referee', high] / rates['referee', low]:.2f}")
+              f"{rates['referee', high] / rates['referee', low]:.2f} of the rate, "
+              f"{statistics.median(cpu['referee', high]) / statistics.median(cpu['referee', low]):.2f}"
+              f"× the CPU a request")
 
 
 if __name__ == "__main__":
