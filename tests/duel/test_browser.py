@@ -9,7 +9,7 @@ import pytest
 from referee.games.duel import service as duels
 from referee.players import service
 from referee.store import players as rows
-from tests.browser_fixtures import PHONE
+from tests.browser_fixtures import PHONE, shoot
 
 
 def sign_in(page, base, name="ref", password="ref-password"):
@@ -291,3 +291,46 @@ def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
     assert rows.get(db, a["id"])["chance"] == 2  # spent 1, restored by the win (D13)
     assert rows.get(db, b["id"])["chance"] == 0
     assert (rows.get(db, a["id"])["hp"], rows.get(db, b["id"])["hp"]) == (2, 1)
+
+
+@pytest.mark.parametrize("size,scheme", [(PHONE, "light"),
+                                         ({"width": 360, "height": 740}, "dark")],
+                         ids=["390x844-light", "360x740-dark"])
+def test_D6_a_screen_left_behind_answers_409_and_its_notice_floats_over_the_keys(
+        phone_of, live_server, db, size, scheme):
+    # Two referees on one duel: this phone still shows round 1 when the other one has
+    # recorded it. Its round is refused as stale (409) with the duel as it stands, and
+    # the notice floats like a refusal: the keys below stay where a reload puts them.
+    from referee.games.duel.rules.model import Play, Round
+
+    a = service.create(db, None, {"character": "Captain A", "hp_max": 3, "chance_max": 2,
+                                  "cartridges": 3, "suit": "H"})
+    b = service.create(db, None, {"character": "Brigadier B", "hp_max": 3, "chance_max": 1,
+                                  "cartridges": 2, "suit": "C"})
+    duel_id = duels.start(db, None, a["id"], b["id"]).id
+    phone = phone_of(size, color_scheme=scheme)
+    sign_in(phone, live_server)
+    phone.goto(f"{live_server}/duels/{duel_id}")
+    duels.record(db, None, duel_id, Round(Play("10S"), Play("7H")), version=1)  # elsewhere
+
+    phone.locator(key("a", "6D")).tap()
+    phone.locator(key("b", "QC")).tap()
+    phone.locator(CONFIRM).tap()
+    notice = phone.locator(f"#duel-{duel_id} .notice.floating")
+    notice.wait_for()
+    assert notice.inner_text().startswith("Someone else already recorded this round")
+    assert phone.evaluate(IN_VIEW, f"#duel-{duel_id} .notice.floating")
+    wait_version(phone, duel_id, 2)
+    shoot(phone, f"duel-409-notice-{size['width']}-{scheme}")
+    assert "Round 2 of 3" in phone.locator(f"#duel-{duel_id} .round-title").inner_text()
+    # The stale round changed nothing: round 1 is the other referee's, B lost 1 HP once.
+    assert [(r.a.table, r.b.table) for r in duels.load(db, duel_id).state.rounds] == [
+        ("10S", "7H")]
+    assert rows.get(db, b["id"])["hp"] == 2
+
+    where = "els => els.map(e => Math.round(e.getBoundingClientRect().y))"
+    keys_y = phone.eval_on_selector_all("label.key, button.confirm", where)
+    phone.reload()
+    wait_version(phone, duel_id, 2)
+    assert phone.locator(f"#duel-{duel_id} .notice").count() == 0
+    assert phone.eval_on_selector_all("label.key, button.confirm", where) == keys_y
