@@ -44,6 +44,8 @@ LOOP_NICENESS = 10  # the loop runs behind the web server's threads
 SWITCH_INTERVAL = 0.0005  # seconds a thread may keep the interpreter while another waits
 GATHER = 0.5  # seconds a write waits for the taps right after it: one segment for a burst
 RESTORE_EVERY = 10.0  # seconds between checks that our own segments are intact
+# (and at once when our own folder's time moved: Syncthing brought a copy of one of our
+# segments that another station changed, by renaming it in)
 FULL_SCAN_EVERY = 30.0  # seconds between reading every folder, changed or not
 # While segments are still arriving, wait (a tick at a time, this long at most) and fold
 # them in one go: a fact that sorts before ones already folded takes those back first, so
@@ -97,6 +99,7 @@ class Runtime:
         self._last_link = 0.0
         self._last_prune = self._last_restore = self._last_full = time.monotonic()
         self._arriving: dict[str, int] = {}  # the other stations' folder times, last look
+        self._own_time: int | None = None  # our own folder's time after our last write
         self._settling_since: float | None = None
 
     # --- life ------------------------------------------------------------------------
@@ -181,10 +184,13 @@ class Runtime:
         if here is None or not here["event"]:
             return
         now = time.monotonic()
+        # Looked at before export: only what moved it since our last write counts.
+        moved = self._folder_time(here) != self._own_time
         wrote = segments.export(db, self.shared, self.outbox, restore_own=False)
-        if now - self._last_restore > RESTORE_EVERY:
+        if moved or now - self._last_restore > RESTORE_EVERY:
             self._last_restore = now
             wrote += len(segments.restore(db, self.shared, self.outbox, here))
+        self._own_time = self._folder_time(here)
         if wrote:
             try:  # only our own folder changed: Syncthing need not walk the others
                 self.syncthing.scan(self.folder_id(here), sub=here["id"])
@@ -201,6 +207,13 @@ class Runtime:
         # On a timer only: asking Syncthing after every burst of taps would cost each tap.
         if time.monotonic() - self._last_link > LINK_EVERY:
             self._refresh_link(db, ledger.station(db))
+
+    def _folder_time(self, here: dict) -> int | None:
+        """Our own folder's time: export, restore and Syncthing all rename files in."""
+        try:
+            return (self.shared / here["id"]).stat().st_mtime_ns
+        except OSError:
+            return None
 
     def _settled(self, here: dict, now: float) -> bool:
         """Whether to read the other stations' segments now: nothing moved since the

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import requests
@@ -140,6 +141,20 @@ class Served:
         return st
 
 
+def start_all(*stations: Served) -> list[Served]:
+    """Start stations side by side (each start waits mostly on its own processes)."""
+    with ThreadPoolExecutor(len(stations)) as pool:
+        return list(pool.map(Served.start, stations))
+
+
+def stop_all(*stations: Served, sig: int = signal.SIGTERM) -> None:
+    """Stop the running ones side by side, each as Served.stop does."""
+    running = [s for s in stations if s.process is not None]
+    if running:
+        with ThreadPoolExecutor(len(running)) as pool:
+            list(pool.map(lambda s: s.stop(sig), running))
+
+
 def text_of(path: Path) -> str | None:
     """A file's text, or None while it is missing: Syncthing replaces a file by renaming
     a temporary one over it, and a read can fall between the two."""
@@ -149,7 +164,7 @@ def text_of(path: Path) -> str | None:
         return None
 
 
-def until(check, seconds: float = 60, every: float = 0.2):
+def until(check, seconds: float = 60, every: float = 0.1):
     """Wait until check() is true (its value), or fail saying what it last was."""
     deadline = time.monotonic() + seconds
     value = None

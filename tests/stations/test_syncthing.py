@@ -13,7 +13,7 @@ from referee import store
 from referee.accounts.service import add_referee
 from referee.players import service as players
 from referee.store import settings
-from tests.stations.live import Served, text_of, until
+from tests.stations.live import Served, start_all, stop_all, text_of, until
 
 
 def need_syncthing() -> None:
@@ -53,17 +53,17 @@ def tap(station: Served, player_id: int, deltas: dict, reason: str = "") -> dict
 def stations(tmp_path):
     started: list[Served] = []
 
-    def make(name: str, founder: bool = False) -> Served:
-        served = Served(tmp_path, name)
-        if founder:
-            organizer_db(served.db_path)
-        started.append(served.start())
-        return served
+    def make(*names: str, founder: str = "") -> list[Served]:
+        """Stations by these names, started side by side; ``founder`` holds the event."""
+        made = [Served(tmp_path, name) for name in names]
+        for served in made:
+            if served.name == founder:
+                organizer_db(served.db_path)
+        started.extend(made)
+        return start_all(*made)
 
     yield make
-    for served in started:
-        if served.process is not None:
-            served.stop()
+    stop_all(*started)
     for served in started:  # a stopped station leaves no Syncthing behind
         until(lambda served=served: not served.syncthing_pids(), seconds=15)
 
@@ -98,9 +98,10 @@ def agree(*stations: Served, seconds: float = 60) -> dict:
 
 
 def test_a_new_station_pairs_by_code_and_receives_the_whole_event(stations):
-    master = api_of(stations("master", founder=True).sign_in())
-    tap(master, 1, {"hp": -1}, "before the tavern existed")
-    tavern = joined(stations("tavern"), master)
+    master, tavern = stations("master", "tavern", founder="master")
+    master = api_of(master.sign_in())
+    tap(master, 1, {"hp": -1}, "before the tavern joined")
+    tavern = joined(tavern, master)
     agree(master, tavern)
     assert tavern.rows("SELECT hp FROM players WHERE id = 1")[0]["hp"] == 2
     page = tavern.browser.get(tavern.url + "/stations/join", allow_redirects=False)
@@ -118,8 +119,9 @@ def test_a_new_station_pairs_by_code_and_receives_the_whole_event(stations):
 
 
 def test_partition_and_heal_with_changes_on_both_sides(stations):
-    master = api_of(stations("master", founder=True).sign_in())
-    tavern = joined(stations("tavern"), master)
+    master, tavern = stations("master", "tavern", founder="master")
+    master = api_of(master.sign_in())
+    tavern = joined(tavern, master)
     agree(master, tavern)
     def bar():
         page = master.browser.get(master.url + "/players").text
@@ -144,8 +146,9 @@ def test_partition_and_heal_with_changes_on_both_sides(stations):
 
 
 def test_kill_9_of_syncthing_and_of_the_app_loses_nothing(stations):
-    master = api_of(stations("master", founder=True).sign_in())
-    tavern = joined(stations("tavern"), master)
+    master, tavern = stations("master", "tavern", founder="master")
+    master = api_of(master.sign_in())
+    tavern = joined(tavern, master)
     agree(master, tavern)
     for i in range(20):
         tap(master, 1 + i % 3, {"cartridges": 1})
@@ -174,11 +177,16 @@ def link(a: Served, b: Served, ids: dict, up: bool) -> None:
     """Bring the link between two stations up or down, on both ends.
 
     Up, one end a second after the other: when both dial each other at the same instant,
-    Syncthing 1.19 may wait out a 20 s hello timeout before trying again."""
-    for x, y in ((a, b), (b, a)):
-        (x.syncthing().resume if up else x.syncthing().pause)(ids[y.name])
-        if up and x is a:
+    Syncthing 1.19 may wait out a 20 s hello timeout before trying again. Only an end
+    that holds the other paused is resumed: a link already up is left as it is."""
+    ends = [(a, b), (b, a)]
+    if up:
+        ends = [(x, y) for x, y in ends if x.syncthing().connections()
+                .get(ids[y.name], {}).get("paused", True)]
+    for i, (x, y) in enumerate(ends):
+        if up and i:
             time.sleep(1)
+        (x.syncthing().resume if up else x.syncthing().pause)(ids[y.name])
 
 
 def has(station: Served, reason: str) -> bool:
@@ -186,9 +194,10 @@ def has(station: Served, reason: str) -> bool:
 
 
 def test_a_carried_station_relays_between_two_that_never_meet(stations):
-    master = api_of(stations("master", founder=True).sign_in())
-    runner = joined(stations("runner"), master)
-    tavern = joined(stations("tavern"), master)
+    master, runner, tavern = stations("master", "runner", "tavern", founder="master")
+    master = api_of(master.sign_in())
+    runner = joined(runner, master)
+    tavern = joined(tavern, master)
     agree(master, runner, tavern)
     ids = devices(master, runner, tavern)
     # the organizer's station introduces the two others to each other
@@ -215,8 +224,9 @@ def test_a_carried_station_relays_between_two_that_never_meet(stations):
 
 
 def test_a_segment_edited_on_another_station_is_refused_and_put_back(stations):
-    master = api_of(stations("master", founder=True).sign_in())
-    tavern = joined(stations("tavern"), master)
+    master, tavern = stations("master", "tavern", founder="master")
+    master = api_of(master.sign_in())
+    tavern = joined(tavern, master)
     tap(master, 1, {"hp": -1}, "the true change")
     until(lambda: has(tavern, "the true change"))
     here = master.rows("SELECT id FROM station")[0]["id"]

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.rules.stats import Sheet
-from tests.stations.live import Served, until
+from tests.stations.live import Served, start_all, stop_all, until
 from tests.stations.test_syncthing import (
     agree,
     api_of,
@@ -35,12 +35,13 @@ ROUND = st.tuples(st.sets(st.sampled_from(LINKS)), TAPS, st.sampled_from([None, 
 def three(tmp_path_factory):
     need_syncthing()
     root = tmp_path_factory.mktemp("three-live")
-    master = Served(root, "master")
+    master, duels, tavern = stations = [Served(root, n) for n in ("master", "duels", "tavern")]
     organizer_db(master.db_path)
-    stations = [api_of(master.start().sign_in())]
     try:
-        for name in ("duels", "tavern"):
-            stations.append(joined(Served(root, name).start(), master))
+        start_all(*stations)
+        api_of(master.sign_in())
+        for station in (duels, tavern):
+            joined(station, master)
         agree(*stations)
         ids = devices(*stations)
         for x in stations:
@@ -49,9 +50,7 @@ def three(tmp_path_factory):
                 if d != ids[x.name]))
         yield stations, ids, {"accepted": 0}
     finally:
-        for s in stations:
-            if s.process is not None:
-                s.stop()
+        stop_all(*stations)
 
 
 @settings(max_examples=2, deadline=None,
