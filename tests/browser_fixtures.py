@@ -67,3 +67,18 @@ def shoot(page, name: str, full_page: bool = False) -> None:
     folder = os.environ.get("REFEREE_SCREENSHOTS")
     if folder:
         page.screenshot(path=os.path.join(folder, name + ".png"), full_page=full_page)
+
+
+class CountedScreen:
+    """Taps on one game screen (``root``: its panel's selector), counted; a tap that
+    writes waits until the panel shows the game's next version."""
+
+    def __init__(self, page, root: str):
+        self.page, self.root, self.taps, self.version = page, root, 0, 0
+
+    def tap(self, selector: str, writes: bool = True) -> None:
+        self.page.locator(f"{self.root} {selector}").first.tap()
+        self.taps += 1
+        if writes:
+            self.version += 1
+            self.page.wait_for_selector(f"{self.root}[data-version='{self.version}']")

@@ -7,6 +7,7 @@ import re
 
 from referee.games.coup import service
 from referee.players import service as player_service
+from tests.browser_fixtures import CountedScreen
 
 
 def sign_in(page, base, name="ref", password="ref-password"):
@@ -17,18 +18,12 @@ def sign_in(page, base, name="ref", password="ref-password"):
     page.wait_for_url(base + "/")
 
 
-class Table:
+class Table(CountedScreen):
     """Taps on the table screen, counted, each waiting for the next version."""
 
     def __init__(self, page, game_id: int):
-        self.page, self.id, self.taps, self.version = page, game_id, 0, 0
-
-    def tap(self, selector: str, writes: bool = True) -> None:
-        self.page.locator(f"#coup-{self.id} {selector}").first.tap()
-        self.taps += 1
-        if writes:
-            self.version += 1
-            self.page.wait_for_selector(f"#coup-{self.id}[data-version='{self.version}']")
+        super().__init__(page, f"#coup-{game_id}")
+        self.id = game_id
 
     def ask(self) -> str:
         return self.page.locator(f"#coup-{self.id}").get_attribute("data-question")

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from referee.games.underworld import service as underworld
 from referee.players import service
 from referee.store import players as rows
+from tests.browser_fixtures import CountedScreen
 
 
 def sign_in(page, base, name="ref", password="ref-password"):
@@ -20,22 +21,16 @@ def sign_in(page, base, name="ref", password="ref-password"):
     page.wait_for_url(base + "/")
 
 
-class Table:
+class Table(CountedScreen):
     """Taps on the castle screen, counted, each waiting for the next game version."""
 
     def __init__(self, page, game_id: int):
-        self.page, self.game_id, self.taps, self.version = page, game_id, 0, 0
+        super().__init__(page, f"#castle-{game_id}")
+        self.game_id = game_id
 
     @property
     def screen(self):
         return self.page.locator(f"#castle-{self.game_id}")
-
-    def tap(self, selector: str, writes: bool = True) -> None:
-        self.page.locator(f"#castle-{self.game_id} {selector}").first.tap()
-        self.taps += 1
-        if writes:
-            self.version += 1
-            self.page.wait_for_selector(f"#castle-{self.game_id}[data-version='{self.version}']")
 
     def draw(self, search: str, code: str) -> None:
         """Find the drawn card by code or name, then one tap on it."""

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from referee.store import players as rows
-from tests.browser_fixtures import PHONE, shoot
+from tests.browser_fixtures import PHONE, CountedScreen, shoot
 from tests.underworld.test_browser import sign_in
 from tests.underworld.test_service import pid, seat, start
 
@@ -29,19 +29,12 @@ SETTLED = """sel => document.querySelector(sel) !== null
   && document.querySelector('.htmx-settling, .htmx-swapping') === null"""
 
 
-class Turn:
+class Turn(CountedScreen):
     """Taps on one castle screen, counted; each write waits for the next game version."""
 
     def __init__(self, page, game_id: int):
-        self.page, self.id, self.taps, self.version = page, game_id, 0, 0
-        self.root = f"#castle-{game_id}"
-
-    def tap(self, selector: str, writes: bool = True) -> None:
-        self.page.locator(f"{self.root} {selector}").first.tap()
-        self.taps += 1
-        if writes:
-            self.version += 1
-            self.page.wait_for_selector(f"{self.root}[data-version='{self.version}']")
+        super().__init__(page, f"#castle-{game_id}")
+        self.id = game_id
 
     def place(self, selector: str) -> dict:
         return self.page.evaluate(PLACE, f"{self.root} {selector}")
