@@ -215,6 +215,21 @@ def test_D5_example_10_a_fourth_hand_card_refused(api, db, player, b):
 # Input and output ---------------------------------------------------------------------
 
 
+def test_D7_D14_a_round_the_screen_recorded_unread_reads_back_with_a_null_table(
+        api, db, player, b):
+    from referee.games.duel import service as duels
+    from referee.games.duel.rules import Play, Round
+
+    duel = start(api, player, b)
+    duels.record(db, None, duel["id"], Round(a=Play(None, "AH"), b=Play("KC")), 1)
+    body = api("get", f"/api/v1/duels/{duel['id']}").get_json()
+    assert body["rounds"][0]["a"] == {"table": None, "hand": "AH", "tokens": 0, "total": 14}
+    assert body["duelists"]["a"]["table_cards"] == [] and body["version"] == 2
+    # the next round through the API may then turn up any card from A's table deck (D6)
+    after = play(api, body, "6H", "7H")
+    assert after["rounds"][1]["a"]["table"] == "6H"
+
+
 def test_D3_cards_in_any_notation_come_back_canonical(api, player, b):
     duel = play(api, start(api, player, b), "Д♠", "10 червей", a_tokens=1)
     assert duel["rounds"][0]["a"]["table"] == "QS"
@@ -226,6 +241,11 @@ def test_D3_cards_in_any_notation_come_back_canonical(api, player, b):
     ({"a": {"table": "6S", "tokens": "2"}, "b": {"table": "7H"}}, "D8"),
     ({"a": {"table": "6S", "tokens": -1}, "b": {"table": "7H"}}, "D8"),
     ({"a": {"table": "6S"}}, "D6"),
+    # the API keeps the table card required, even under a hand card (only the screen may
+    # leave a covered one unread, D7)
+    ({"a": {"hand": "AH"}, "b": {"table": "7H"}}, "D6"),
+    ({"a": {"table": "", "hand": "AH"}, "b": {"table": "7H"}}, "D6"),
+    ({"a": {"table": None, "hand": "AH"}, "b": {"table": "7H"}}, "D6"),
     ({"a": {"table": "6S", "colour": "red"}, "b": {"table": "7H"}}, None),
     ({"a": {"table": "6S"}, "b": {"table": "7H"}, "version": "1"}, None),
 ])

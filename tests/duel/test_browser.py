@@ -250,17 +250,17 @@ def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
     panel = f"#duel-{duel_id}"
     assert page.evaluate(OVERFLOW) <= 0 and page.evaluate(STICKS_OUT, panel) == []
 
-    # R1: A turns up 6S and lays AH over it (D7), 14; B turns up KC, 13.
-    thumb.play_round([key("a", "6S"), key("b", "KC"), hand("a", "AH"), CONFIRM])
+    # R1: A lays AH (D7) over a table card the referee need not read, 14; B turns up
+    # KC, 13.
+    thumb.play_round([hand("a", "AH"), key("b", "KC"), CONFIRM])
     wait_version(page, duel_id, 2)
     assert page.evaluate(IN_VIEW, ".preview .last-round")
     assert f"Round 1: {LONG} won, 14 : 13" in page.locator(".preview").inner_text()
     assert "Brigadier B lost 1 HP." in page.locator(".preview .then").inner_text()
     assert page.evaluate(OVERFLOW) <= 0
 
-    # R2: A 6D + 1 token = 7; B turns up 9S, lays AC (14) and spends a token: 15.
-    thumb.play_round([key("a", "6D"), key("b", "9S"), hand("b", "AC"), token("b"),
-                      token("a"), CONFIRM])
+    # R2: A 6D + 1 token = 7; B lays AC (14) over an unread card and spends a token: 15.
+    thumb.play_round([key("a", "6D"), hand("b", "AC"), token("b"), token("a"), CONFIRM])
     wait_version(page, duel_id, 3)
     assert page.evaluate(IN_VIEW, ".preview .last-round")
     assert page.evaluate(STICKS_OUT, panel) == []
@@ -277,17 +277,21 @@ def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
     assert f"{LONG} wins the duel on rounds, 2–1." in page.locator(
         f"#duel-{duel_id} .result").inner_text()
     page.locator(f"{panel} details.more > summary").wait_for()  # the record, open
+    shoot(page, f"duel-unread-{size['width']}")
     assert page.evaluate(OVERFLOW) <= 0 and page.evaluate(STICKS_OUT, panel) == []
 
-    # Three rounds, two hand cards and two tokens: 3 taps a round + 1 for each extra,
-    # 13 (16 before for this duel, behind the disclosures). Issue 11 asks for 12: that
-    # takes one tap fewer than one a card entered (the six table cards, D6 and D14 keep
-    # them, the two hand cards, D7) plus one a token decision (D8) plus one Confirm a
-    # round (D7: both agree to close the round), so it is left to a decision on those.
-    assert thumb.taps == 13, thumb.taps
+    # Three rounds, two hand cards and two tokens (issue 11 allows 12, 15 before): a
+    # counting card per side (the table card, or the hand card over an unread one, D7),
+    # one tap per token decision (D8) and one Confirm a round (D7): 11.
+    assert thumb.taps == 11, thumb.taps
+    assert thumb.taps <= 12
+    record = page.locator(f"{panel} .rec-round").all_inner_texts()
+    assert [r.count("not read") for r in record] == [1, 1, 0]
     state = duels.load(db, duel_id).state
-    assert [(r.a.hand, r.a.tokens, r.b.hand, r.b.tokens) for r in state.rounds] == [
-        ("AH", 0, None, 0), (None, 1, "AC", 1), (None, 0, None, 0)]
+    assert [(r.a.table, r.a.hand, r.a.tokens, r.b.table, r.b.hand, r.b.tokens)
+            for r in state.rounds] == [(None, "AH", 0, "KC", None, 0),
+                                       ("6D", None, 1, None, "AC", 1),
+                                       ("KH", None, 0, "8D", None, 0)]
     assert rows.get(db, a["id"])["chance"] == 2  # spent 1, restored by the win (D13)
     assert rows.get(db, b["id"])["chance"] == 0
     assert (rows.get(db, a["id"])["hp"], rows.get(db, b["id"])["hp"]) == (2, 1)

@@ -206,6 +206,37 @@ def test_D6_example_8_table_card_cannot_turn_up_twice() -> None:
     assert table_cards_used(state, "a") == ("QS",)
 
 
+def test_D7_D14_a_table_card_covered_by_a_hand_card_may_go_unread() -> None:
+    # Reading of D7/D14: only the hand card counts, so a covered table card the referee
+    # did not read is recorded as not read; D6 checks every table card that was read.
+    state = start(player_a(), player_b())
+    state = apply(state, Round(a=Play(None, "AH"), b=Play("KC")))
+    last = state.rounds[-1]
+    assert (last.a.table, last.a.hand, last.a.total, last.b.total) == (None, "AH", 14, 13)
+    assert last.winner == "a" and state.b.hp == 2
+    assert state.a.surrendered == ("AH",)
+    assert table_cards_used(state, "a") == () and len(table_cards_left(state, "a")) == 36
+    rounds = state_to_dict(state)["rounds"]
+    assert rounds[0]["a"] == {"table": None, "hand": "AH", "tokens": 0, "total": 14}
+    assert record_to_dict(state)["duelists"]["a"]["table_cards"] == []
+    # tokens still add to the hand card (D8); the hand card is still checked (D7, D1)
+    assert apply(state, Round(a=Play("", "KH", 2), b=Play("6D"))).rounds[-1].a.total == 15
+    refused(state, Round(a=Play(None, "AS"), b=Play("6D")), "D7")
+    refused(state, Round(a=Play(None, "AH"), b=Play("6D")), "D7")
+    # a read table card under a hand card still counts toward D6's repeat check
+    state = apply(state, Round(a=Play("QS", "KH"), b=Play("6D")))
+    refused(state, rnd("QS", "7D"), "D6")
+    assert table_cards_used(state, "a") == ("QS",)
+
+
+def test_D6_a_side_with_neither_table_nor_hand_card_is_refused_with_its_name() -> None:
+    state = start(player_a(), player_b())
+    err = refused(state, Round(a=Play("QS"), b=Play(None, " ", 1)), "D6")
+    assert err.params == {"player": "B"}
+    assert "hand card laid over it" in err.text
+    assert state.rounds == ()
+
+
 def test_D8_example_9_more_tokens_than_held_refused() -> None:
     state = start(player_a(), player_b())
     err = refused(state, rnd("QS", "7H", a_tokens=3), "D8")
@@ -463,6 +494,12 @@ def test_D6_D12_actions_round_trip_through_json() -> None:
     assert back[1] == actions[1]
     extra = {"type": "round", "note": "x", "a": {"table": "qs", "hand": ""}, "b": {"table": "6d"}}
     assert action_from_dict(extra) == rnd("QS", "6D")
+    # D7: a covered table card left unread is stored as null and read back as None
+    unread = Round(a=Play(None, "т♥"), b=Play("6D"))
+    stored = action_to_dict(unread)
+    assert stored["a"] == {"table": None, "hand": "AH", "tokens": 0}
+    assert action_from_dict(json.loads(json.dumps(stored))) == Round(Play(None, "AH"),
+                                                                     Play("6D"))
 
 
 @pytest.mark.parametrize(
@@ -472,7 +509,8 @@ def test_D6_D12_actions_round_trip_through_json() -> None:
         ([], "D6"),
         ({"type": "surrender"}, "D6"),
         ({"type": "round", "a": {"table": "QS"}}, "D6"),
-        ({"type": "round", "a": {"table": "QS"}, "b": {"hand": "AC"}}, "D6"),
+        ({"type": "round", "a": {"table": "QS"}, "b": {"hand": ""}}, "D6"),
+        ({"type": "round", "a": {"table": "QS"}, "b": {"table": None, "tokens": 1}}, "D6"),
         ({"type": "round", "a": {"table": "QX"}, "b": {"table": "6D"}}, "D3"),
         ({"type": "round", "a": {"table": "QS", "hand": 5}, "b": {"table": "6D"}}, "D3"),
         ({"type": "round", "a": {"table": "QS", "tokens": True}, "b": {"table": "6D"}}, "D8"),
@@ -543,6 +581,8 @@ def _legal_play(data, state: DuelState, side: str) -> Play:
     table = data.draw(st.sampled_from(table_cards_left(state, side)))
     allowed = hand_cards_allowed(state, side)
     hand = data.draw(st.none() | st.sampled_from(allowed)) if allowed else None
+    if hand and data.draw(st.booleans()):
+        table = None  # D7: the covered table card was not read
     tokens = data.draw(st.integers(0, tokens_allowed(state, side)))
     return Play(table, hand, tokens)
 
@@ -573,8 +613,11 @@ def _check_invariants(state: DuelState, extensions: list[tuple[bool, bool]]) -> 
         assert len(set(hands)) == len(hands) <= side.hand_limit
         assert not set(hands) & set(side.duel_deck)
         assert set(side.duel_deck) | set(hands) == set(side.start.duel_deck)
-        tables = [getattr(r, key).table for r in state.rounds]
-        assert len(set(tables)) == len(tables)
+        tables = [getattr(r, key).table for r in state.rounds if getattr(r, key).table]
+        assert len(set(tables)) == len(tables)  # D6: every card read, read once
+        assert tuple(tables) == side.table_cards
+        # D7: an unread table card always lies under a hand card
+        assert all(getattr(r, key).hand for r in state.rounds if not getattr(r, key).table)
         paid = 1 + sum(1 for e in extensions if e[i])
         assert side.cartridges_paid == paid == side.start.cartridges - side.cartridges
         assert side.heavy_wound == (side.hp == 0)

@@ -163,7 +163,12 @@ def test_D9_live_preview_compares_the_totals(referee, duel):
     assert re.search(r'class="total win"><b class="side-tag">A</b> 15<', html)
     assert "Captain A wins the round" in html and "Brigadier B loses 1 HP." in html
     half = post(referee, f"/duels/{duel.id}/preview", round_form("6S", None, 1), htmx=True)
-    assert "Tap both table cards" in half.get_data(as_text=True)
+    assert "Tap a card for each duelist" in half.get_data(as_text=True)
+    # D7: a hand card alone counts; the covered table card need not be tapped
+    covered = post(referee, f"/duels/{duel.id}/preview",
+                   round_form(None, "KC", 1, a_hand="AH"), htmx=True).get_data(as_text=True)
+    assert re.search(r'class="total win"><b class="side-tag">A</b> 14<', covered)
+    assert "Captain A wins the round" in covered
 
 
 def test_D9_a_round_is_two_cards_and_confirm(referee, db, player, b, duel):
@@ -177,6 +182,22 @@ def test_D9_a_round_is_two_cards_and_confirm(referee, db, player, b, duel):
     plain = play(referee, duel.id, "6D", "QC", 2, htmx=False)
     assert plain.status_code == 303 and plain.headers["Location"].endswith(f"/duels/{duel.id}")
     assert rows.get(db, player["id"])["hp"] == 2
+
+
+def test_D7_D14_a_hand_card_over_an_unread_table_card_is_recorded_as_not_read(
+        referee, db, player, b, duel):
+    response = play(referee, duel.id, None, "KC", 1, a_hand="AH")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert re.search(r'class="pc unread" title="Table card not read: the hand card lay over '
+                     r'it \(D7\)"><span aria-hidden="true">\?</span><span class="sr">not read'
+                     r'</span></span> <span class="pc suit-H">A♥', html)
+    last = duels.load(db, duel.id).state.rounds[-1]
+    assert (last.a.table, last.a.hand, last.a.total, last.winner) == (None, "AH", 14, "a")
+    assert rows.get(db, b["id"])["hp"] == 2
+    assert rows.get(db, player["id"])["duel_deck"] == "6H,7H,8H,9H,10H,JH,QH,KH"
+    # every A table key is still free: nothing was read from A's table deck (D6)
+    assert not any(disabled for _card, disabled in keys_of(html, "a"))
 
 
 def test_D14_stale_version_is_409_with_the_fresh_screen_and_applied_once(referee, db, b, duel):
@@ -193,7 +214,7 @@ def test_D14_stale_version_is_409_with_the_fresh_screen_and_applied_once(referee
 
 
 @pytest.mark.parametrize(("form", "rule", "text"), [
-    ({"b_table": ""}, "D6", "Tap the table card Brigadier B turned up"),
+    ({"b_table": ""}, "D6", "Tap the table card Brigadier B turned up, or the hand card"),
     ({"a_tokens": "3"}, "D8", "Not enough chance tokens"),
     ({"a_tokens": "x"}, "D8", "whole number"),
     ({"a_hand": "AS"}, "D7", "AS is not in Captain A"),

@@ -9,9 +9,11 @@ from referee.api.registry import ApiBlueprint
 from referee.api.schemas import GamePage
 from referee.games.duel import rules as duel
 from referee.games.duel import service
+from referee.games.duel.rules import model
 from referee.games.duel.rules.codec import round_to_dict
 from referee.games.duel.schemas import Duel, DuelDecisionIn, DuelRoundIn, DuelStale, DuelStart
 from referee.games.duel.web import STALE_OTHER, STALE_ROUND
+from referee.rules import RuleError
 from referee.web.context import get_db
 from referee.web.once import idempotent
 
@@ -70,6 +72,11 @@ def get_duel(duel_id: int):
               load=service.load)
 def play_round(duel_id: int, body: DuelRoundIn):
     """Record a round (D6–D11): table cards, hand cards, chance tokens; cards canonical."""
+    for play in (body.a, body.b):
+        # The API's contract keeps the table card required; only the screen may leave a
+        # covered one unread (D7), and such a round reads back with "table": null.
+        if isinstance(play, dict) and model.is_blank(play.get("table")):
+            raise RuleError("D6", model.ROUND_SHAPE)
     action = duel.action_from_dict({"type": "round", "a": body.a, "b": body.b})
     return game_api.act(DUEL, duel_id, action, body.version, stale=STALE_ROUND)
 

@@ -39,10 +39,12 @@ def start(setup: object) -> DuelState:
 
 def _plays(state: DuelState, side: str) -> list[Play]:
     """Every play ``side`` may make this round: a table card left (D2, D6), a hand card
-    or none (D5, D7), and as many tokens as they hold (D8)."""
-    hands = (None, *duel.hand_cards_allowed(state, side))
+    or none (D5, D7), and as many tokens as they hold (D8); with a hand card, the table
+    card under it may also go unread (D7)."""
+    laid = duel.hand_cards_allowed(state, side)
     tokens = range(duel.tokens_allowed(state, side) + 1)
-    return list(Choices(Play, duel.table_cards_left(state, side), hands, tokens))
+    read = Choices(Play, duel.table_cards_left(state, side), (None, *laid), tokens)
+    return [*read, *Choices(Play, (None,), laid, tokens)]
 
 
 def legal(state: DuelState) -> Choices | tuple:

@@ -44,7 +44,9 @@ class DuelDecisionIn(Versioned):
 class DuelPlay(BaseModel):
     """A side's play as recorded, cards canonical."""
 
-    table: str
+    table: str | None = Field(
+        description="The table card; null when a hand card covered it before the referee "
+                    "read it on the screen (D7: only the hand card counts)")
     hand: str | None
     tokens: int
     total: int

@@ -28,7 +28,8 @@ bp = Blueprint("duels", __name__)
 # hand cards (in the same rank columns) and Confirm fit in a 360 × 740 screen.
 KEYPAD: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in RANKS)
 
-PICK_TABLE = N_("Tap the table card %(player)s turned up, then confirm the round.")
+PICK_TABLE = N_("Tap the table card %(player)s turned up, or the hand card laid over it, "
+                "then confirm the round.")
 STALE_ROUND = N_("Someone else already recorded this round; the screen now shows the duel "
                  "as it stands.")
 STALE_OTHER = N_("Someone else changed this duel first; the screen now shows it as it "
@@ -83,12 +84,21 @@ def picks_from_form() -> dict:
     return picks
 
 
+def counted(pick: dict) -> bool:
+    """Whether a side's pick holds a counting card: the table card or a hand card (D7)."""
+    return bool(pick["table"] or pick["hand"])
+
+
 def round_of(view: service.DuelView, picks: dict) -> Round:
-    """The Round action the form describes; RuleError if a card is missing (D6, D8)."""
+    """The Round action the form describes; RuleError if a card is missing (D6, D8).
+
+    A side's table card may stay untapped when a hand card lies over it (D7): the
+    referee often cannot see the covered card, and it counts for nothing.
+    """
     plays = {}
     for side in duel.SIDES:
         pick = picks[side]
-        if not pick["table"]:
+        if not counted(pick):
             label = view.state.side(side).label if view.state else side
             raise RuleError("D6", PICK_TABLE, player=label)
         tokens = whole(pick["tokens"])
@@ -108,18 +118,18 @@ def preview_of(view: service.DuelView, picks: dict | None) -> dict:
     state = view.state
     if state is None or duel.awaiting(state) != "round" or not picks:
         return out
-    if state.rounds and not any(picks[s]["table"] for s in duel.SIDES):
+    if state.rounds and not any(counted(picks[s]) for s in duel.SIDES):
         # the round just confirmed stays where the thumb is until the next card is tapped
         out["last"] = state.rounds[-1]
     for side in duel.SIDES:
         pick = picks[side]
-        if pick["table"] and whole(pick["tokens"]) is not None:
+        if counted(pick) and whole(pick["tokens"]) is not None:
             try:
                 out["totals"][side] = duel.total(Play(pick["table"], pick["hand"],
                                                       whole(pick["tokens"])))
             except RuleError:
                 out["totals"][side] = None
-    if all(picks[s]["table"] for s in duel.SIDES):
+    if all(counted(picks[s]) for s in duel.SIDES):
         try:
             action = round_of(view, picks)
             record = duel.preview(state, action)

@@ -95,10 +95,11 @@ def start(a: Duelist, b: Duelist) -> DuelState:
 def _check_play(side: Side, play: object) -> PlayRecord:
     if not isinstance(play, Play):
         raise RuleError("D6", m.ROUND_SHAPE)
-    if is_blank(play.table):
-        raise RuleError("D6", m.ROUND_SHAPE)
-    table = parse_card(play.table)
-    if table.code in side.table_cards:  # D6: each table deck shows a card only once
+    if is_blank(play.table) and is_blank(play.hand):
+        raise RuleError("D6", m.NO_COUNTING_CARD, player=side.label)
+    # D7: a table card under a laid hand card counts for nothing and may go unread.
+    table = None if is_blank(play.table) else parse_card(play.table)
+    if table and table.code in side.table_cards:  # D6: a table deck shows a card once
         raise RuleError("D6", m.TABLE_TWICE, card=table.code, player=side.label)
     hand = None
     if not is_blank(play.hand):
@@ -124,7 +125,8 @@ def _check_play(side: Side, play: object) -> PlayRecord:
     # D7: a laid hand card replaces the table card; D8: each token adds 1.
     counting = hand or table
     return PlayRecord(
-        table.code, hand.code if hand else None, play.tokens, counting.value + play.tokens
+        table.code if table else None, hand.code if hand else None, play.tokens,
+        counting.value + play.tokens,
     )
 
 
@@ -151,7 +153,7 @@ def _after_play(side: Side, laid: PlayRecord, lost: bool) -> Side:
         chance=side.chance - laid.tokens,  # D8: spent tokens are gone
         duel_deck=tuple(c for c in side.duel_deck if c not in hand),
         surrendered=side.surrendered + hand,  # D1: surrendered for good
-        table_cards=side.table_cards + (laid.table,),
+        table_cards=side.table_cards + ((laid.table,) if laid.table else ()),
         heavy_wound=hp == 0,  # D10
     )
 
@@ -265,9 +267,9 @@ def tokens_allowed(state: DuelState, side: str) -> int:
 
 def total(play: Play) -> int:
     """The counting card plus tokens (D7, D8), without checking whose cards they are."""
-    if not isinstance(play, Play) or is_blank(play.table):
+    if not isinstance(play, Play) or is_blank(play.table) and is_blank(play.hand):
         raise RuleError("D6", m.ROUND_SHAPE)
-    table = parse_card(play.table)
+    table = None if is_blank(play.table) else parse_card(play.table)
     hand = None if is_blank(play.hand) else parse_card(play.hand)
     if not _is_count(play.tokens):
         raise RuleError("D8", m.TOKENS_WHOLE)

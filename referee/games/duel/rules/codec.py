@@ -1,6 +1,7 @@
 """JSON shapes of the card duel: actions as stored and replayed, states for the API.
 
-Round: ``{"type": "round", "a": {"table": "10S", "hand": null, "tokens": 0}, "b": {…}}``.
+Round: ``{"type": "round", "a": {"table": "10S", "hand": null, "tokens": 0}, "b": {…}}``;
+``"table"`` is null for a table card a hand card covered before it was read (D7).
 Extension: ``{"type": "extension", "a": true, "b": false}``. Cards read in any D3
 notation and are written back as canonical codes.
 """
@@ -12,11 +13,15 @@ from referee.rules import RuleError
 from referee.rules.cards import parse_card
 
 
+def _code(card: object) -> str | None:
+    return None if m.is_blank(card) else parse_card(card).code
+
+
 def _play_to_dict(play: object) -> dict[str, object]:
-    if not isinstance(play, m.Play) or m.is_blank(play.table):
+    # D7: the table card may be null when a hand card lies over it unread
+    if not isinstance(play, m.Play) or m.is_blank(play.table) and m.is_blank(play.hand):
         raise RuleError("D6", m.ROUND_SHAPE)
-    hand = None if m.is_blank(play.hand) else parse_card(play.hand).code
-    return {"table": parse_card(play.table).code, "hand": hand, "tokens": play.tokens}
+    return {"table": _code(play.table), "hand": _code(play.hand), "tokens": play.tokens}
 
 
 def action_to_dict(action: m.Action) -> dict[str, object]:
@@ -29,17 +34,13 @@ def action_to_dict(action: m.Action) -> dict[str, object]:
 
 
 def _play_from_dict(data: object) -> m.Play:
-    if not isinstance(data, dict) or m.is_blank(data.get("table")):
+    if not isinstance(data, dict) or m.is_blank(data.get("table")) and m.is_blank(
+            data.get("hand")):
         raise RuleError("D6", m.ROUND_SHAPE)
-    hand = data.get("hand")
     tokens = data.get("tokens", 0)
     if type(tokens) is not int or tokens < 0:  # D8: bool and 2.0 are not token counts
         raise RuleError("D8", m.TOKENS_WHOLE)
-    return m.Play(
-        table=parse_card(data["table"]).code,
-        hand=None if m.is_blank(hand) else parse_card(hand).code,
-        tokens=tokens,
-    )
+    return m.Play(table=_code(data.get("table")), hand=_code(data.get("hand")), tokens=tokens)
 
 
 def action_from_dict(data: object) -> m.Action:

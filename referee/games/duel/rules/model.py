@@ -43,6 +43,10 @@ ROUND_SHAPE = N_(
     "A round needs, for each duelist, a table card, an optional hand card and a number of "
     "chance tokens."
 )
+NO_COUNTING_CARD = N_(
+    "%(player)s has no counting card: enter the table card turned up, or the hand card "
+    "laid over it."
+)
 TABLE_TWICE = N_(
     "%(card)s already turned up from %(player)s's table deck in this duel and cannot turn "
     "up again; enter the card actually turned up."
@@ -137,9 +141,12 @@ class Play:
     """What one duelist lays in a round: table card, optional hand card, chance tokens.
 
     One hand slot only: D7 forbids replacing a laid hand card by another in the round.
+    ``table`` may be None when a hand card lies over it: only the hand card counts (D7),
+    so a covered card the referee did not read is recorded as not read (D14), and D6's
+    repeat check covers the table cards that were read.
     """
 
-    table: str | Card
+    table: str | Card | None
     hand: str | Card | None = None
     tokens: int = 0
 
@@ -165,9 +172,10 @@ Action = Round | Extension
 
 @dataclass(frozen=True)
 class PlayRecord:
-    """One duelist's part of a played round, in canonical codes (D14)."""
+    """One duelist's part of a played round, in canonical codes (D14); ``table`` is None
+    for a table card covered by the hand card and not read (D7)."""
 
-    table: str
+    table: str | None
     hand: str | None
     tokens: int
     total: int
