@@ -486,3 +486,10 @@ def m012_once_keys(db: Database) -> None:
     other stations and nothing folds it."""
     db["once_keys"].create({"key": str, "tbl": str, "ref": int, "at": str}, pk="key",
                            not_null={"at"})
+
+
+@migrations()
+def m013_once_keys_by_age(db: Database) -> None:
+    """One-time keys by age: each new key drops those older than store.once.KEPT, a probe
+    of this index instead of a scan."""
+    db["once_keys"].create_index(["at"])

@@ -22,6 +22,7 @@ import re
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from sqlite_utils import Database
 
@@ -31,6 +32,10 @@ from referee.store.events import now
 # The rows a creation makes, whose first one a key remembers (fold.row reports them).
 MADE = frozenset({"games", "players", "berserk_squads", "berserk_decks", "referees"})
 _SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+# How long a used key is remembered: longer than any form is left open on a phone, or an
+# API client retries, over an event's days. Older keys are dropped as new ones come, so
+# the table holds about a week's creations; a form resent after that creates again.
+KEPT = timedelta(days=7)
 
 
 @dataclass(frozen=True)
@@ -101,4 +106,7 @@ def seal(db: Database, tx) -> None:
     table, ref = tx.made or (None, None)
     db.conn.execute("INSERT INTO once_keys (key, tbl, ref, at) VALUES (?, ?, ?, ?)",
                     [tx.once, table, ref, now()])
+    # the same ISO form as now(), so the text order is the time order
+    cutoff = (datetime.now(UTC) - KEPT).isoformat(timespec="seconds")
+    db.conn.execute("DELETE FROM once_keys WHERE at < ?", [cutoff])
     db.referee_once = None

@@ -125,6 +125,33 @@ def test_a_create_form_sent_twice_makes_one(referee, db, players, form, arrange,
     assert fresh.status_code == 302 or key_of(fresh.get_data(as_text=True)) != key
 
 
+def test_a_used_key_is_kept_a_week_and_then_dropped(referee, db, players):
+    from datetime import UTC, datetime, timedelta
+
+    def aged(days: float) -> str:
+        return (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="seconds")
+
+    page, url, data = _duel(db, players)
+    old, recent = "o" * 22, "r" * 22
+    first = post(referee, url, {**data, "once": recent})
+    assert first.status_code == 303 and count(db, "games") == 1
+    with db.conn:
+        db.conn.execute("UPDATE once_keys SET at = ?", [aged(6.9)])
+        db.conn.execute("INSERT INTO once_keys (key, tbl, ref, at) VALUES (?, 'games', 1, ?)",
+                        [f"coup:{old}", aged(7.1)])
+    # a new creation drops the key older than a week, and only that one
+    post(referee, "/players/new", {**_player(db, players)[2], "once": "n" * 22})
+    keys = {k for (k,) in db.execute("SELECT key FROM once_keys")}
+    assert keys == {f"duel:{recent}", f"players:{'n' * 22}"}
+    # the six-day-old key still stops a resent form
+    again = post(referee, url, {**data, "once": recent})
+    assert again.headers["Location"] == first.headers["Location"]
+    assert count(db, "games") == 1
+    plan = " ".join(str(r) for r in db.execute(
+        "EXPLAIN QUERY PLAN DELETE FROM once_keys WHERE at < '2026'").fetchall())
+    assert "USING INDEX" in plan or "USING COVERING INDEX" in plan, plan
+
+
 def test_without_a_key_a_form_works_as_before(referee, db, players):
     ids = [p["id"] for p in players[:2]]
     post(referee, "/coup", {"seat": ids})
