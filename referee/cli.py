@@ -332,6 +332,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         else:
             import waitress
 
+            from referee.logs import quieten_queue_warnings
+
+            quieten_queue_warnings()
             waitress.serve(app, host=args.host, port=port, threads=args.threads,
                            ident="referee")
     finally:

@@ -120,3 +120,38 @@ def test_a_public_url_with_markup_is_refused_on_the_command_line(tmp_path, capsy
     assert refused.value.code == 2
     assert "no spaces, quotes or markup" in capsys.readouterr().err
     assert not (tmp_path / "o.csv").exists()
+
+
+def test_the_queue_depth_warning_is_said_once_a_minute_with_what_was_held_back():
+    import logging
+
+    from referee.logs import QUEUE_LOGGER, Sparse, quieten_queue_warnings
+
+    now = [100.0]
+    sparse = Sparse(60, clock=lambda: now[0])
+    logger = logging.getLogger("tests.sparse")
+    logger.propagate = False
+    seen: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: seen.append(record.getMessage())
+    logger.addHandler(handler)
+    logger.addFilter(sparse)
+    try:
+        for depth in (1, 5, 9, 3):  # a burst: only the first is said
+            logger.warning("Task queue depth is %d", depth)
+            now[0] += 1
+        assert seen == ["Task queue depth is 1"]
+        now[0] = 170.0
+        logger.warning("Task queue depth is %d", 2)
+        assert seen[1] == ("Task queue depth is 2 (and 3 more like it in the last 70 s, "
+                           "the highest 9)")
+        now[0] = 300.0
+        logger.warning("Task queue depth is %d", 4)
+        assert seen[2] == "Task queue depth is 4"  # nothing held back this time
+    finally:
+        logger.removeHandler(handler)
+    # serve installs it on waitress's own logger, once however often it is asked
+    first, again = quieten_queue_warnings(), quieten_queue_warnings()
+    assert first is again
+    assert sum(isinstance(f, Sparse) for f in logging.getLogger(QUEUE_LOGGER).filters) == 1
+    logging.getLogger(QUEUE_LOGGER).removeFilter(first)
