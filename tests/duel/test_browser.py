@@ -338,3 +338,35 @@ def test_D6_a_screen_left_behind_answers_409_and_its_notice_floats_over_the_keys
     wait_version(phone, duel_id, 2)
     assert phone.locator(f"#duel-{duel_id} .notice").count() == 0
     assert phone.eval_on_selector_all("label.key, button.confirm", where) == keys_y
+
+
+def test_D7_in_russian_a_hand_card_alone_settles_its_side_at_360_dark(phone_of, live_server,
+                                                                      db):
+    a = service.create(db, None, {"character": LONG, "hp_max": 3, "chance_max": 2,
+                                  "cartridges": 3, "suit": "H"})
+    b = service.create(db, None, {"character": "Бригадир Б", "hp_max": 3, "chance_max": 1,
+                                  "cartridges": 2, "suit": "C"})
+    duel_id = duels.start(db, None, a["id"], b["id"]).id
+    page = phone_of({"width": 360, "height": 740}, locale="ru-RU", color_scheme="dark")
+    sign_in(page, live_server)
+    page.goto(f"{live_server}/duels/{duel_id}")
+    panel = f"#duel-{duel_id}"
+    assert "Нажмите по карте за каждого дуэлянта" in page.locator(".preview").inner_text()
+    thumb = Thumb(page)
+    thumb.play_round([hand("a", "AH"), key("b", "KC")])
+    page.wait_for_selector(f"#duel-preview-{duel_id}-1 >> text={LONG}")
+    assert "14" in page.locator(".preview .totals").inner_text()
+    thumb.play_round([CONFIRM])
+    wait_version(page, duel_id, 2)
+    assert page.evaluate(IN_VIEW, ".preview .last-round")
+    assert f"Раунд 1 выигрывает {LONG}, 14 : 13" in page.locator(".preview").inner_text()
+    assert page.locator(".preview .then").inner_text() == "Бригадир Б потерял(а) 1 ХП."
+    unread = page.locator(f"{panel} .rec-round .pc.unread").first
+    assert unread.get_attribute("title") == (
+        "Карта со стола не прочитана: поверх неё лежала карта из руки (D7)")
+    assert unread.inner_text().replace("\n", "") in ("?не прочитана", "?")
+    assert page.evaluate(OVERFLOW) <= 0 and page.evaluate(STICKS_OUT, panel) == []
+    shoot(page, "duel-unread-ru-360-dark")
+    state = duels.load(db, duel_id).state
+    assert (state.rounds[0].a.table, state.rounds[0].a.hand) == (None, "AH")
+    assert rows.get(db, a["id"])["duel_deck"] == "6H,7H,8H,9H,10H,JH,QH,KH"
