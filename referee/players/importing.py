@@ -43,6 +43,14 @@ WRONG_ENCODING = N_("This file cannot be read as %(encoding)s: choose another en
 FORMULA = ("=", "+", "-", "@", "\t", "\r", "'")
 
 
+BINARY = N_("This is not a CSV file the app can read: it holds binary data, not text. "
+            "Save the spreadsheet as CSV, or start from the template.")
+CELL_TOO_LONG = N_("This is not a CSV file the app can read: a cell is longer than %(n)s "
+                   "characters. Shorten it, or start from the template.")
+NOT_CSV = N_("This is not a CSV file the app can read: its quotes or lines are broken. "
+             "Save the spreadsheet as CSV again, or start from the template.")
+
+
 def decode(data: bytes, encoding: str | None = None) -> str:
     """The file's text: UTF-8 (with or without a BOM) unless the organizer chose another
     of ENCODINGS; a RuleError saying what to do when it does not read as that."""
@@ -69,14 +77,15 @@ def parse(text: str) -> tuple[list[dict], list[tuple[int, RuleError]]]:
     first = text.splitlines()[0]
     # Spreadsheets in Russian locales save with semicolons.
     delimiter = ";" if first.count(";") > first.count(",") else ","
+    if "\x00" in text:  # binary, not text: no spreadsheet writes a NUL
+        return [], [(1, RuleError(None, BINARY))]
     try:
-        if "\x00" in text:  # binary, not text: no spreadsheet writes a NUL
-            raise csv.Error("it holds binary data")
         return _rows(text, delimiter)
-    except csv.Error as err:  # or a cell beyond the csv module's 128 KiB, ...
-        return [], [(1, RuleError(None, N_("This is not a CSV file the app can read "
-                                          "(%(problem)s). Start from the template."),
-                                  problem=str(err)[:80]))]
+    except csv.Error as err:
+        # the csv module's own words are English and technical: say it in ours
+        if "field limit" in str(err):
+            return [], [(1, RuleError(None, CELL_TOO_LONG, n=csv.field_size_limit()))]
+        return [], [(1, RuleError(None, NOT_CSV))]
 
 
 def _rows(text: str, delimiter: str) -> tuple[list[dict], list[tuple[int, RuleError]]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -66,13 +67,26 @@ def test_a_latin_1_file_is_not_read_as_russian(db):
         importing.import_players(db, 1, wrong, "cp1252")[1][0][1].text
 
 
-@pytest.mark.parametrize("data", [b"character,hp_max\x00,chance_max,cartridges,suit\nA,1\n",
-                                  b"character,hp_max,chance_max,cartridges,suit\n"
-                                  + b"A" * 140_000 + b",1,1,1,S\n"])
-def test_binary_garbage_or_a_huge_cell_is_refused_with_a_sentence(db, data):
+@pytest.mark.parametrize(("data", "said", "russian"), [
+    (b"character,hp_max\x00,chance_max,cartridges,suit\nA,1\n", "binary data, not text",
+     "двоичные данные"),
+    (b"character,hp_max,chance_max,cartridges,suit\n" + b"A" * 140_000 + b",1,1,1,S\n",
+     "a cell is longer than 131072 characters", "ячейка длиннее 131072 символов"),
+], ids=["binary", "huge-cell"])
+def test_binary_garbage_or_a_huge_cell_is_refused_with_a_sentence(app, db, data, said,
+                                                                  russian):
+    from flask_babel import force_locale
+
+    from referee.web.i18n import rule_message
+
     created, errors = importing.import_players(db, 1, data)
     assert created == [] and "not a CSV file the app can read" in errors[0][1].text
+    assert said in errors[0][1].text
     assert db["players"].count == 0
+    # in Russian the whole sentence is Russian: no English words of the csv module
+    with app.test_request_context(), force_locale("ru"):
+        text = rule_message(errors[0][1])
+    assert russian in text and not re.search(r"[A-Za-z]{3,}", text.replace("CSV", "")), text
 
 
 def test_missing_columns_and_empty_files():
