@@ -155,3 +155,14 @@ def test_the_queue_depth_warning_is_said_once_a_minute_with_what_was_held_back()
     assert first is again
     assert sum(isinstance(f, Sparse) for f in logging.getLogger(QUEUE_LOGGER).filters) == 1
     logging.getLogger(QUEUE_LOGGER).removeFilter(first)
+
+
+def test_the_app_starts_without_loading_the_pdf_machinery(tmp_path):
+    # fpdf2 is ~0.2 s of every start (a station's, `serve` on a phone); it loads when the
+    # first PDF is made
+    code = ("import sys; from referee.app import create_app; "
+            f"create_app({{'DATABASE': {str(tmp_path / 'a.db')!r}}}); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'fpdf'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

@@ -9,7 +9,7 @@ import io
 from sqlite_utils import Database
 
 from referee.players import importing
-from referee.printing.passports import passport_url
+from referee.printing.links import passport_url
 from referee.store import players as rows
 
 LIVE = ("id", "hp", "chance", "status", "duel_deck", "passport_url")

@@ -13,7 +13,19 @@ pypdfium2 and zxing-cpp.
 """
 
 from referee.printing.layout import CARD, PASSPORT, Grid
-from referee.printing.passports import passport_url, passports_pdf
-from referee.printing.sheets import deck_pdf
+from referee.printing.links import passport_url
 
 __all__ = ["CARD", "PASSPORT", "Grid", "deck_pdf", "passport_url", "passports_pdf"]
+
+
+def __getattr__(name: str):
+    """The PDF makers load fpdf2 on first use, not with the app (a faster start)."""
+    if name == "passports_pdf":
+        from referee.printing.passports import passports_pdf
+
+        return passports_pdf
+    if name == "deck_pdf":
+        from referee.printing.sheets import deck_pdf
+
+        return deck_pdf
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,6 +11,7 @@ from datetime import date
 
 from referee.printing import labels
 from referee.printing.layout import PASSPORT, draw_crop_marks
+from referee.printing.links import passport_url
 from referee.printing.pdf import new_pdf, text_box
 from referee.printing.qr import draw_qr, qr_rows
 from referee.rules.cards import SUIT_SYMBOLS, parse_suit
@@ -22,11 +23,6 @@ QR_SIZE = 25.0  # mm: above the 20 mm a phone needs from arm's length
 COLUMN = 48.5  # mm of the left column (names and stats), clear of the QR quiet zone
 RED = (200, 16, 46)
 GREY = (110, 110, 110)
-
-
-def passport_url(base_url: str, token: str) -> str:
-    """What the QR code holds: the player's own sheet."""
-    return f"{base_url.rstrip('/')}/p/{token}"
 
 
 def qr_box(x: float, y: float) -> tuple[float, float, float]:
