@@ -4,9 +4,10 @@ A game's api.py declares one ``GameApi``: how its stored game is loaded and show
 write and an undo run, and the sentence a stale version gets. This module then answers
 for all of them: an unknown id is 404, a write made against an old version is 409 with
 the fresh game and that sentence, a refusal of the rules is 422 with its rule id (in the
-game's own words where it names players by id), and ``?player=`` filters a list. What
-stays in each game is its own: how a JSON body becomes a setup or an action, and how
-its state is shown.
+game's own words where it names players by id), ``?player=`` filters a list, and every
+answer carries the game's ``name`` ("Duel 3") in the request's language. What stays in
+each game is its own: how a JSON body becomes a setup or an action, and how its state is
+shown.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from flask_babel import gettext
 from referee.api import paging
 from referee.api.models import SQLITE_MAX
 from referee.errors import Conflict
+from referee.games import names
 from referee.games import service as games
 from referee.rules import RuleError, whole
 from referee.store import games as store
@@ -44,6 +46,10 @@ class GameApi:
     # A refusal rewritten in the game's words (Coup names players, not ids).
     in_words: Callable[[RuleError, Any], RuleError] | None = None
 
+    def answer(self, game: Any) -> dict:
+        """The game as the API shows it, with its name."""
+        return named(self.kind, self.show(game))
+
     def run_act(self, db: Any, referee: int, game_id: int, action: object,
                 version: int | None) -> Any:
         if self.act is not None:
@@ -54,6 +60,23 @@ class GameApi:
         if self.undo is not None:
             return self.undo(db, referee, game_id, version)
         return games.undo(db, referee, self.kind, game_id, version)
+
+
+def name_of(kind: str, number: int) -> str:
+    """The game's name in the request's language, as the screens say it ("Coup table 2",
+    "Battle 4 (station Tavern)"). The stations' names are read only for a number from
+    another station's block, and then once a request (a list of 500 reads them once)."""
+    stations: dict[int, str] = {}
+    if names.spoken(number)[1] is not None:
+        if "station_names" not in g:
+            g.station_names = names.station_names(get_db())
+        stations = g.station_names
+    return names.name(kind, number, stations, gettext)
+
+
+def named(kind: str, shown: dict) -> dict:
+    """A game's answer (its ``id`` is its number in its kind) with its ``name`` added."""
+    return {**shown, "name": name_of(kind, shown["id"])}
 
 
 def referee_id() -> int:
@@ -80,7 +103,7 @@ def listed(kind: str, to_json: Callable[[dict], dict], default: int = 200):
     limit = paging.limit(default)
     found = store.listing(get_db(), kind, player_id, limit + 1, paging.id_arg("before"))
     return paging.paged(found, limit, store.count(get_db(), kind, player_id), "before",
-                        to_json)
+                        lambda row: named(kind, to_json(row)))
 
 
 def stale_answer(shown: dict, message: str, **params: object):
@@ -90,18 +113,18 @@ def stale_answer(shown: dict, message: str, **params: object):
 
 def show(api: GameApi, game_id: int):
     """One game, or 404."""
-    return jsonify(api.show(found_or_404(api.load, game_id)))
+    return jsonify(api.answer(found_or_404(api.load, game_id)))
 
 
 def created(api: GameApi, game: Any):
     """201 with the new game."""
-    return jsonify(api.show(game)), 201
+    return jsonify(api.answer(game)), 201
 
 
 def replayed(api: GameApi, made) -> tuple[dict, int]:
     """A create call repeated with its Idempotency-Key: 201 with the game it made, as
     it stands now (web.once)."""
-    return api.show(found_or_404(api.load, store.number_of(get_db(), made.ref))), 201
+    return api.answer(found_or_404(api.load, store.number_of(get_db(), made.ref))), 201
 
 
 def write(api: GameApi, game_id: int, run: Callable[[], Any], stale: str | None = None):
@@ -109,13 +132,13 @@ def write(api: GameApi, game_id: int, run: Callable[[], Any], stale: str | None 
     try:
         game = run()
     except Conflict as err:
-        return stale_answer(api.show(err.fresh), stale or api.stale)
+        return stale_answer(api.answer(err.fresh), stale or api.stale)
     except RuleError as err:
         if api.in_words is None:
             raise
         worded = api.in_words(err, found_or_404(api.load, game_id))
         return error_response(rule_message(worded), 422, err.rule)
-    return jsonify(api.show(game))
+    return jsonify(api.answer(game))
 
 
 def act(api: GameApi, game_id: int, action: object, version: int | None,

@@ -64,6 +64,14 @@ class Answer(BaseModel):
     model_config = ConfigDict(json_schema_extra=_drop_defaults)
 
 
+# Every game's answer, in a list or alone (referee.api.games adds it): the name the
+# screens and the feed give the game (issue 11, point 9).
+GameName = Annotated[str, Field(description=(
+    "What referees call the game, in the language of Accept-Language: its kind and its "
+    "number in that kind (\"Duel 3\", \"Coup table 2\"), with the station's name for a "
+    "game made on another station (\"Battle 4 (station Tavern)\")"))]
+
+
 class Body(BaseModel):
     """A request body; ``read`` checks a decoded JSON value against it."""
 

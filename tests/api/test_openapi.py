@@ -113,3 +113,22 @@ def test_action_bodies_offer_every_engine_action_with_its_fields():
               for kind in v.model_fields["type"].annotation.__args__}
     assert battle == set(ACTION_TYPES)
     assert len(CastleAction.variants) == 20
+
+
+# Every answer that shows a game, in a list or alone, after a write or stale (409).
+GAME_ANSWER = re.compile(r"/api/v1/(duels|coup|castle|underworld|berserk/battles)"
+                         r"(/\{\w+\}(/(rounds|extension|actions|modifications|strikes|undo))?)?")
+
+
+def test_every_answer_that_shows_a_game_names_it(client):
+    doc = client.get("/api/v1/openapi.json").get_json()
+    games = {op: shown for op, shown in summary(doc).items()
+             if GAME_ANSWER.fullmatch(op.split(" ", 1)[1])}
+    assert len(games) == 28  # 6 for duels, 5 each for Coup, /castle, /underworld; 7 battles
+    for operation, shown in games.items():
+        for code in {"200", "201", "409"} & set(shown["answers"]):
+            assert {"name", "[].name"} & set(shown["answers"][code]), (operation, code)
+    for model in ("Duel", "CoupTable", "CoupTableRow", "CastleGame", "CastleGameRow",
+                  "BerserkBattle"):
+        name = doc["components"]["schemas"][model]["properties"]["name"]
+        assert name["type"] == "string" and "Accept-Language" in name["description"]

@@ -360,4 +360,5 @@ def test_openapi_documents_the_duel_contract(client):
     assert {"get", "post"} <= set(doc["paths"]["/api/v1/duels"])
     assert "409" in doc["paths"]["/api/v1/duels/{duel_id}/rounds"]["post"]["responses"]
     duel = doc["components"]["schemas"]["Duel"]
-    assert set(duel["required"]) == {"id", "version", "a", "b", "status", "rounds", "result"}
+    assert set(duel["required"]) == {"id", "name", "version", "a", "b", "status", "rounds",
+                                     "result"}

@@ -20,6 +20,18 @@ from referee.app import create_app
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 EXPECTED = json.loads((FIXTURES / "legacy-v1.expected.json").read_text("utf-8"))
 LEGEND = EXPECTED["_legend"]
+# Fields the API has gained since the fixture was made (its contract only grows): every
+# game's name. An answer may carry them; all else must be as it was.
+ADDED = {"name"}
+
+
+def as_before(answer, expected):
+    """The answer without the fields added since, where the old answer had none."""
+    if isinstance(answer, list) and isinstance(expected, list):
+        return [as_before(a, e) for a, e in zip(answer, expected)] + answer[len(expected):]
+    if isinstance(answer, dict) and isinstance(expected, dict):
+        return {k: v for k, v in answer.items() if k in expected or k not in ADDED}
+    return answer
 
 
 @pytest.fixture
@@ -70,7 +82,7 @@ def test_the_duel_tables_are_gone_and_every_row_was_carried_over(upgraded):
 def test_the_api_shows_what_it_showed_before_the_upgrade(demo_api, url):
     response = demo_api("get", url)
     assert response.status_code == 200
-    assert response.get_json() == EXPECTED[url]
+    assert as_before(response.get_json(), EXPECTED[url]) == EXPECTED[url]
 
 
 def test_the_open_duel_goes_on_and_its_latest_round_can_be_undone(demo_api):
@@ -101,8 +113,10 @@ def test_a_new_duel_takes_the_next_number_and_old_ones_stay_where_they_were(demo
     made = demo_api("post", "/api/v1/duels", json={"a": players[0]["id"],
                                                    "b": players[1]["id"]})
     assert made.status_code == 201, made.get_json()
-    assert made.get_json()["id"] == 7
-    assert demo_api("get", "/api/v1/duels/1").get_json() == EXPECTED["/api/v1/duels/1"]
+    assert (made.get_json()["id"], made.get_json()["name"]) == (7, "Duel 7")
+    old = demo_api("get", "/api/v1/duels/1").get_json()
+    assert as_before(old, EXPECTED["/api/v1/duels/1"]) == EXPECTED["/api/v1/duels/1"]
+    assert old["name"] == "Duel 1"
 
 
 def test_the_cancelled_duel_has_nothing_left_to_undo(demo_api):

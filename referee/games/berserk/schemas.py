@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, create_model
 
-from referee.api.models import Answer, Body, Versioned
+from referee.api.models import Answer, Body, GameName, Versioned
 from referee.games.berserk.game import SETTING_GROUPS, SETTING_LIMIT
 from referee.games.berserk.registered import COUNT_LIMIT
 from referee.games.berserk.registered import NAME_LIMIT as DECK_NAME_LIMIT
@@ -447,6 +447,7 @@ class BerserkBattle(Answer):
     """A battle: its creatures with their current properties, and its record."""
 
     id: int
+    name: GameName
     version: int
     status: Status
     title: str = None

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from referee.api.models import Answer, Body, Versioned
+from referee.api.models import Answer, Body, GameName, Versioned
 from referee.games.coup.rules.model import ACTIONS, CHARACTER_NAMES
 
 PlayerRef = Annotated[str | int, Field(
@@ -134,6 +134,7 @@ class CoupTable(Answer):
     """A table: the row, the seats' names and the engine's state."""
 
     id: int
+    name: GameName
     version: int = Field(description="Counts the stored steps and undos")
     status: Status
     title: str
@@ -149,6 +150,7 @@ class CoupTableRow(Answer):
     """A table in a list: its row only (GET /coup/<id> gives the whole state)."""
 
     id: int
+    name: GameName
     version: int
     status: Status
     title: str

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from referee.api.models import Answer, Body, Checked, Versioned
+from referee.api.models import Answer, Body, Checked, GameName, Versioned
 
 Side = Literal["a", "b"]
 
@@ -94,6 +94,7 @@ class Duel(Answer):
     """A duel with its rounds and result."""
 
     id: int
+    name: GameName
     version: int = Field(description="Counts the duel's log entries")
     a: int = Field(description="Player id of duelist a")
     b: int = Field(description="Player id of duelist b")

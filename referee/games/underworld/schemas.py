@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, create_model
 
-from referee.api.models import Answer, Body, Checked, Error, Versioned
+from referee.api.models import Answer, Body, Checked, Error, GameName, Versioned
 from referee.api.schemas import Player
 from referee.games.underworld import rules as uw
 
@@ -173,6 +173,7 @@ class CastleGame(Answer):
     """A castle game: row, seats, setup, state, what is allowed now, and the record."""
 
     id: int
+    name: GameName
     version: int = Field(description="Counts the action rows")
     status: Status
     title: str = None
@@ -205,6 +206,7 @@ class CastleGameRow(Answer):
     """A castle game in a list: its row and seats (GET /castle/<id> gives the state)."""
 
     id: int
+    name: GameName
     version: int
     status: Status
     title: str = None
