@@ -85,7 +85,9 @@ class DuelSide(BaseModel):
     chance_before: int
     chance_after: int
     cartridges_paid: int
-    table_cards: list[str]
+    table_cards: list[str] = Field(
+        description="The table cards read in this duel, in order (D6); a card a hand card "
+                    "covered unread is not among them")
     surrendered: list[str]
     heavy_wound: bool
 
