@@ -3,8 +3,10 @@ won, and the state as JSON."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, islice
 
 from referee.rules import RuleError
 
@@ -63,75 +65,158 @@ def _ok(state: State, action: act.Action) -> bool:
     return True
 
 
-def _preparing(state: State, pid: str) -> list[act.Action]:
+def choices(cards: Iterable[str], size: int, limit: int = -1) -> list[tuple[str, ...]]:
+    """Every way to pick ``size`` of ``cards``, copies of a code being alike: each a sorted
+    tuple, in sorted order (the first ``limit`` of them, if given). The same as
+    ``sorted(set(combinations(sorted(cards), size)))`` without making the duplicates
+    first (20 cards, 5 codes, 16 to discard: 69 ways, where the positions give 4,845)."""
+    counts = sorted(Counter(cards).items())
+    if size < 0:
+        return []
+    if all(n == 1 for _, n in counts):  # no copies: the positions are the ways
+        ways = combinations([code for code, _ in counts], size)
+        return list(islice(ways, None if limit < 0 else limit))
+    room = [0] * (len(counts) + 1)  # room[i]: how many cards from the i-th code on
+    for i in range(len(counts) - 1, -1, -1):
+        room[i] = room[i + 1] + counts[i][1]
+    out: list[tuple[str, ...]] = []
+    chosen: list[str] = []
+
+    def pick(i: int, need: int) -> None:
+        if need == 0:
+            out.append(tuple(chosen))
+            return
+        if len(out) == limit:
+            return
+        code, have = counts[i]
+        # as many copies of this code as fit, down to as few as leave enough after it
+        top, low = min(have, need), max(0, need - room[i + 1])
+        chosen.extend([code] * top)
+        for n in range(top, low - 1, -1):  # more copies of the lower code sort first
+            pick(i + 1, need - n)
+            if n > low:
+                chosen.pop()
+        del chosen[len(chosen) - low:]
+
+    if size <= room[0]:
+        pick(0, size)
+    return out
+
+
+class _Listing:
+    """The actions found legal so far. Candidates that ``apply`` judges alike, whichever
+    card or player they name, are tried once for all (``alike``); the others one by one
+    (``each``). ``whole=False`` keeps only the first of an alike group for each player
+    who takes it: enough to say which kinds are allowed and who takes them."""
+
+    def __init__(self, state: State, whole: bool) -> None:
+        self.state, self.whole, self.out = state, whole, []
+
+    def each(self, candidates: Iterable[act.Action]) -> None:
+        self.out += [a for a in candidates if _ok(self.state, a)]
+
+    def alike(self, candidates: Sequence[act.Action]) -> None:
+        if not candidates or not _ok(self.state, candidates[0]):
+            return
+        if self.whole:
+            self.out += candidates
+            return
+        first: dict[str, act.Action] = {}
+        for a in candidates:
+            first.setdefault(actor(self.state, a), a)
+        self.out += first.values()
+
+
+def _promised(state: State, pid: str) -> bool:
+    """U11: whether a card of ``pid``'s is promised to an accepted helper."""
+    enc = state.encounter
+    return enc is not None and any(o.accepted and o.fighter == pid for o in enc.offers)
+
+
+def _preparing(state: State, pid: str, listing: _Listing) -> None:
     p = next(q for q in state.players if q.id == pid)
-    out: list[act.Action] = []
+    plays: list[act.Action] = []
     for code in sorted(set(p.inventory)):
         card = card_of(state, code)
         if isinstance(card, Item | Skill):
-            out.append(act.PlayCard(pid, code))
+            plays.append(act.PlayCard(pid, code))
         if isinstance(card, Item):
-            out += [act.PlayCard(pid, code, old) for old in sorted(set(p.play_area))
-                    if getattr(card_of(state, old), "item_type", "") == card.item_type]
+            plays += [act.PlayCard(pid, code, old) for old in sorted(set(p.play_area))
+                      if getattr(card_of(state, old), "item_type", "") == card.item_type]
+    listing.each(plays)
     klass = class_of(state, p)
     if klass and klass.ability_cost and not p.ability_used:
-        out += [act.PowerUp(pid, combo)
-                for combo in sorted(set(combinations(sorted(p.inventory), klass.ability_cost)))]
+        # U14: the cards discarded matter only when one is a promised reward (U11)
+        ups = [act.PowerUp(pid, combo) for combo in choices(p.inventory, klass.ability_cost)]
+        if _promised(state, pid):
+            listing.each(ups)
+        else:
+            listing.alike(ups)
     monsters = sorted({c for c in p.inventory if isinstance(card_of(state, c), Monster)})
+    summons: list[act.Action] = []
     for skill in sorted(set(p.inventory + p.play_area)):
         card = card_of(state, skill)
         if isinstance(card, Skill) and card.summoning:
-            out += [act.Summon(pid, skill)] + [act.Summon(pid, skill, m) for m in monsters]
-    return out
+            summons += [act.Summon(pid, skill)] + [act.Summon(pid, skill, m) for m in monsters]
+    listing.each(summons)
 
 
 def legal_actions(state: State) -> tuple[act.Action, ...]:
     """Every concrete action ``apply`` accepts now, except the open-ended ones (Trade,
     AdjustMonster, EventLevel, EventDiscard, EventGive: see ``allowed``). Draw and EventDraw
     list each code left in the castle."""
+    return tuple(_legal(state, whole=True))
+
+
+def _legal(state: State, whole: bool) -> list[act.Action]:
+    """The actions of ``legal_actions``, in its order; with ``whole=False``, of each group
+    that ``apply`` judges alike only the first for each player who takes it (``_Listing``):
+    at cleanup, one way to discard instead of thousands."""
     phase, me, enc = state.phase, active_player(state), state.encounter
     ids = [p.id for p in state.players]
-    out: list[act.Action] = []
+    listing = _Listing(state, whole)
     left = sorted(set(state.castle or state.discard))
     # Whether a draw is legal never hangs on which card it is (U5, U6, U17; every code
     # listed is in the castle, U1), so one draw is tried for them all: a draw is a full
     # step of the engine, and trying each of 60 codes was most of this function's time.
     if phase in ("draw", "step_over"):
-        out += _all_or_none(state, [act.Draw(c) for c in left])
-        out.append(act.EndTurn())
+        listing.alike([act.Draw(c) for c in left])
+        listing.each([act.EndTurn()])
     for pid in ids:
         if may_prepare(state, pid):
-            out += _preparing(state, pid)
+            _preparing(state, pid, listing)
     if enc is not None and phase in FIGHTING:
-        out.append(act.Fight())
+        listing.out.append(act.Fight())  # U7: a pending fight may always be scored
         asked = {o.helper for o in enc.offers}
         for side in sides(enc):
             p = next(q for q in state.players if q.id == side)
             for helper in ids:
                 if helper not in sides(enc) and helper not in asked:
-                    out += [act.OfferHelp(helper, side, r)
-                            for r in sorted(set(p.inventory + p.play_area))]
+                    # U11: any card the side holds may be named as the reward
+                    listing.alike([act.OfferHelp(helper, side, r)
+                                   for r in sorted(set(p.inventory + p.play_area))])
         for o in enc.offers:
             if not o.accepted:
-                out += [act.AnswerHelp(o.helper, True), act.AnswerHelp(o.helper, False)]
+                listing.each([act.AnswerHelp(o.helper, True), act.AnswerHelp(o.helper, False)])
     if phase == "event":
-        out.append(act.EventDone())
-        out += [act.Challenge(a, b) for a in ids for b in ids if a != b]
-        out += _all_or_none(state, [act.EventDraw(c) for c in left])
-        out.append(act.EventNoSecondStep())
+        listing.each([act.EventDone()])
+        # U13: the event calls for a challenge or it does not, whoever fights whom
+        listing.alike([act.Challenge(a, b) for a in ids for b in ids if a != b])
+        listing.alike([act.EventDraw(c) for c in left])
+        listing.each([act.EventNoSecondStep()])
     if phase == "playoff":
-        out += [act.Challenge(me.id, p.id) for p in state.players if p.level == MAX_LEVEL]
+        listing.each([act.Challenge(me.id, p.id) for p in state.players
+                      if p.level == MAX_LEVEL])
     if phase == "class_change":
-        out += [act.KeepClass()] + [act.ChangeClass(c) for c in sorted(set(state.class_deck))]
+        listing.each([act.KeepClass()])
+        # U9: whichever class card was drawn from the deck
+        listing.alike([act.ChangeClass(c) for c in sorted(set(state.class_deck))])
     if phase == "cleanup":
+        # U15: any cards held, as many as are over 4: which ones is the player's choice
         excess = len(me.inventory) - INVENTORY
-        out += [act.Discard(combo) for combo in sorted(set(combinations(sorted(me.inventory),
-                                                                    excess)))]
-    return tuple(a for a in out if isinstance(a, act.Draw | act.EventDraw) or _ok(state, a))
-
-
-def _all_or_none(state: State, draws: list[act.Action]) -> list[act.Action]:
-    return draws if draws and _ok(state, draws[0]) else []
+        ways = choices(me.inventory, excess, limit=-1 if whole else 1)
+        listing.alike([act.Discard(way) for way in ways])
+    return listing.out
 
 
 def actor(state: State, action: act.Action) -> str:
@@ -152,7 +237,7 @@ def allowed(state: State) -> tuple[Option, ...]:
     """The kinds of action allowed now and who may take them, for "what is allowed now"."""
     if state.phase == "over":
         return ()
-    seen = dict.fromkeys(Option(a.kind, actor(state, a)) for a in legal_actions(state))
+    seen = dict.fromkeys(Option(a.kind, actor(state, a)) for a in _legal(state, whole=False))
     holders = [p for p in state.players if p.inventory]
     if len(holders) >= 2:
         seen[Option("trade", "")] = None
