@@ -131,7 +131,7 @@ def test_a_used_key_is_kept_a_week_and_then_dropped(referee, db, players):
     def aged(days: float) -> str:
         return (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="seconds")
 
-    page, url, data = _duel(db, players)
+    _page, url, data = _duel(db, players)
     old, recent = "o" * 22, "r" * 22
     first = post(referee, url, {**data, "once": recent})
     assert first.status_code == 303 and count(db, "games") == 1
