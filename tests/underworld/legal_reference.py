@@ -16,7 +16,7 @@ from referee.games.underworld.rules import actions as act
 from referee.games.underworld.rules.cards import Item, Monster, Skill
 from referee.games.underworld.rules.engine import apply
 from referee.games.underworld.rules.play import FIGHTING, may_prepare, sides
-from referee.games.underworld.rules.query import Option, actor
+from referee.games.underworld.rules.query import Option, options
 from referee.games.underworld.rules.state import (
     INVENTORY,
     MAX_LEVEL,
@@ -110,16 +110,4 @@ def allowed(state: State) -> tuple[Option, ...]:
     """The kinds of action allowed now and who may take them, read off the whole list."""
     if state.phase == "over":
         return ()
-    seen = dict.fromkeys(Option(a.kind, actor(state, a))
-                         for a in legal_actions(state, each_draw=False))
-    holders = [p for p in state.players if p.inventory]
-    if len(holders) >= 2:
-        seen[Option("trade", "")] = None
-    if state.phase == "fight":
-        seen[Option("adjust_monster", "")] = None
-    if state.phase == "event":
-        seen[Option("event_level", "")] = None
-        if any(p.inventory or p.play_area for p in state.players):
-            seen[Option("event_discard", "")] = None
-            seen[Option("event_give", "")] = None
-    return tuple(seen)
+    return options(state, legal_actions(state, each_draw=False))

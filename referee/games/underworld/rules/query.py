@@ -237,7 +237,13 @@ def allowed(state: State) -> tuple[Option, ...]:
     """The kinds of action allowed now and who may take them, for "what is allowed now"."""
     if state.phase == "over":
         return ()
-    seen = dict.fromkeys(Option(a.kind, actor(state, a)) for a in _legal(state, whole=False))
+    return options(state, _legal(state, whole=False))
+
+
+def options(state: State, actions: Iterable[act.Action]) -> tuple[Option, ...]:
+    """The kinds of ``actions`` and who takes them, then the open-ended ones the phase
+    allows (Trade, AdjustMonster, EventLevel, EventDiscard, EventGive)."""
+    seen = dict.fromkeys(Option(a.kind, actor(state, a)) for a in actions)
     holders = [p for p in state.players if p.inventory]
     if len(holders) >= 2:
         seen[Option("trade", "")] = None
