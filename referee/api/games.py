@@ -47,8 +47,8 @@ class GameApi:
     in_words: Callable[[RuleError, Any], RuleError] | None = None
 
     def answer(self, game: Any) -> dict:
-        """The game as the API shows it, with its name."""
-        return named(self.kind, self.show(game))
+        """The game as the API shows it, with its name and the rules it is read under."""
+        return {**named(self.kind, self.show(game)), "rules": rules_json(game)}
 
     def run_act(self, db: Any, referee: int, game_id: int, action: object,
                 version: int | None) -> Any:
@@ -77,6 +77,16 @@ def name_of(kind: str, number: int) -> str:
 def named(kind: str, shown: dict) -> dict:
     """A game's answer (its ``id`` is its number in its kind) with its ``name`` added."""
     return {**shown, "name": name_of(kind, shown["id"])}
+
+
+def rules_json(shown: Any) -> dict:
+    """Under which reading of its kind's rules a game is read and played: ``earlier`` when
+    it was recorded under an earlier one (its screen says so too), and the steps today's
+    rules cannot replay, as recorded (games.service.Replay)."""
+    game: games.Game = getattr(shown, "game", shown)
+    return {"reading": game.reading, "today": game.kind.reading, "earlier": game.earlier,
+            "unread": [{"seq": r["seq"], "action": r["action"], "at": r["at"],
+                        "referee": r.get("referee")} for r in game.unread]}
 
 
 def referee_id() -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError
@@ -70,6 +71,29 @@ GameName = Annotated[str, Field(description=(
     "What referees call the game, in the language of Accept-Language: its kind and its "
     "number in that kind (\"Duel 3\", \"Coup table 2\"), with the station's name for a "
     "game made on another station (\"Battle 4 (station Tavern)\")"))]
+
+
+class UnreadStep(Answer):
+    """A step recorded under earlier rules that today's cannot replay, as recorded."""
+
+    seq: int
+    action: dict[str, Any]
+    at: datetime
+    referee: str | None
+
+
+class GameRules(Answer):
+    """Under which reading of its kind's rules a game is read and played. A game keeps the
+    reading it started under; a game recorded under an earlier one is shown and goes on
+    as recorded, never re-judged by today's rules."""
+
+    reading: int = Field(description="The reading the game's steps are read under")
+    today: int = Field(description="The reading new games of this kind are played under")
+    earlier: bool = Field(description=(
+        "Recorded under earlier rules: today's would read its steps otherwise"))
+    unread: list[UnreadStep] = Field(description=(
+        "Steps no reading the app still knows can replay, from the first such one: shown "
+        "as recorded; the game cannot go on until they are undone"))
 
 
 class Body(BaseModel):

@@ -92,6 +92,13 @@ class GameKind:
     # The kind of the player events that take a step's effects back (the kind's own
     # name unless it has another: a duel's are ``duel_undo``).
     undo_event: str = ""
+    # The reading of the rules new games are played under, numbered from 1. A kind whose
+    # rules were once read otherwise keeps each earlier reading playable: ``under(state,
+    # reading)`` gives a first state that plays by it, so a game recorded under an earlier
+    # reading replays, shows and goes on as it was recorded (a stored step is never
+    # re-judged by a later reading).
+    reading: int = 1
+    under: Callable[[State, int], State] | None = None
 
     @property
     def undo_kind(self) -> str:
@@ -100,9 +107,22 @@ class GameKind:
     def finished(self, state: State) -> bool:
         return self.status(state) == FINISHED
 
-    def replay(self, setup: object, actions: Sequence[Action]) -> State:
-        """The state after ``actions`` from the start: how a stored game is rebuilt."""
+    @property
+    def readings(self) -> tuple[int, ...]:
+        """Every reading of the rules this kind still plays, today's first."""
+        return tuple(range(self.reading, 0, -1)) if self.under is not None else (1,)
+
+    def start_under(self, setup: object, reading: int | None = None) -> State:
+        """The first state of ``setup``, played under ``reading`` (today's if None)."""
         state = self.start(setup)
+        if self.under is not None and reading is not None and reading != self.reading:
+            state = self.under(state, reading)
+        return state
+
+    def replay(self, setup: object, actions: Sequence[Action],
+               reading: int | None = None) -> State:
+        """The state after ``actions`` from the start: how a stored game is rebuilt."""
+        state = self.start_under(setup, reading)
         for action in actions:
             state = self.apply(state, action)
         return state

@@ -35,20 +35,46 @@ REASON_UNDO = N_("game #%(id)s, step undone")
 NOT_OWNER = N_("This game belongs to the station %(station)s: it is shown here read-only. "
                "Play it there, or ask an organizer to hand it over.")
 
-__all__ = ["Conflict", "Game", "act", "create", "load", "undo"]
+__all__ = ["Conflict", "Game", "Replay", "act", "create", "load", "replay", "undo"]
+
+
+EARLIER_RULES = N_("This game was recorded under earlier rules, and today's cannot replay its "
+                  "step %(seq)s: it is shown as it was recorded and cannot go on. Undo "
+                  "its latest step, or start a new game.")
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A game's live steps folded: the state, and under which reading of the rules.
+
+    ``reading`` is the reading the steps were read under; ``earlier`` says it is not
+    today's (the game was recorded under earlier rules, and today's read its steps
+    otherwise); ``unread`` holds the live steps that no reading the code still knows can
+    replay, from the first refused one on: they are shown as recorded, never re-judged."""
+
+    state: object | None
+    reading: int
+    earlier: bool = False
+    unread: tuple[dict, ...] = ()
+    replayed: int = 0  # how many live steps the state folds (the rest are unread)
 
 
 @dataclass
 class Game:
     """A loaded game: its row, the current state and the steps that count.
 
-    ``state`` is None for a game whose start was undone (a cancelled duel)."""
+    ``state`` is None for a game whose start was undone (a cancelled duel). ``actions``
+    and ``history`` hold the steps the state folds; ``unread`` the live steps recorded
+    under earlier rules that today's cannot replay (see :class:`Replay`)."""
 
     kind: GameKind
     row: dict
     state: object | None
     actions: list[dict] = field(default_factory=list)  # live steps, oldest first
     history: list[dict] = field(default_factory=list)  # every row, undo rows included
+    reading: int = 1
+    earlier: bool = False
+    unread: list[dict] = field(default_factory=list)
 
     @property
     def id(self) -> int:
@@ -68,21 +94,74 @@ class Game:
         return self.row["status"]
 
 
-def fold(kind: GameKind, setup: object, live: list[dict]) -> object | None:
-    """The state after the live steps; None when a start that is a step was undone."""
+def _fold_under(kind: GameKind, setup: object, live: list[dict],
+                reading: int) -> tuple[object | None, int]:
+    """The state after as many live steps as ``reading`` replays, and how many that is:
+    a step the rules refuse stops the fold there."""
     steps = live
     if kind.start_is_step:
         if not steps or steps[0]["action"] != START:
-            return None
+            return None, len(live)
         steps = steps[1:]
-    return kind.replay(setup, [kind.action_from_dict(r["action"]) for r in steps])
+    state = kind.start_under(setup, reading)
+    done = len(live) - len(steps)
+    for row in steps:
+        try:
+            state = kind.apply(state, kind.action_from_dict(row["action"]))
+        except RuleError:
+            break
+        done += 1
+    return state, done
 
 
-def _game(kind: GameKind, row: dict, history: list[dict], state: object = ...) -> Game:
+def replay(kind: GameKind, setup: object, live: list[dict],
+           reading: int | None = None) -> Replay:
+    """Fold the live steps under the game's reading; None: a game stored before readings
+    were kept, read under the reading its steps need.
+
+    Such a game is read under today's reading when that replays every step and no
+    earlier one would show it otherwise; when only an earlier one replays it, or an
+    earlier one replays it too but ends elsewhere (it was most likely recorded by the
+    code of that reading, which is older than the game's missing mark), under that one.
+    When none replays every step, the one that goes furthest wins (today's on a tie)."""
+    if reading is not None:
+        state, done = _fold_under(kind, setup, live, reading)
+        return Replay(state, reading, reading != kind.reading or done < len(live),
+                      tuple(live[done:]), done)
+    tried = [(r, *_fold_under(kind, setup, live, r)) for r in kind.readings]
+    whole = [(r, state) for r, state, done in tried if done == len(live)]
+    if whole:
+        r, state = whole[-1]  # the earliest that replays every step
+        if r != kind.reading and whole[0][0] == kind.reading and \
+                _shown(kind, state) == _shown(kind, whole[0][1]):
+            r, state = whole[0]  # it reads them as today's does: nothing to mark
+        return Replay(state, r, r != kind.reading, (), len(live))
+    r, state, done = max(tried, key=lambda t: t[2])  # max keeps the first of a tie
+    return Replay(state, r, True, tuple(live[done:]), done)
+
+
+def _shown(kind: GameKind, state: object | None) -> object:
+    return None if state is None else kind.read(state)
+
+
+def fold(kind: GameKind, setup: object, live: list[dict],
+         reading: int | None = None) -> object | None:
+    """The state after the live steps; None when a start that is a step was undone."""
+    return replay(kind, setup, live, reading).state
+
+
+def _game(kind: GameKind, row: dict, history: list[dict],
+          folded: Replay | None = None) -> Game:
     live = store.live_actions(history)
-    if state is ...:
-        state = fold(kind, row["setup"], live)
-    return Game(kind, row, state, live, history)
+    if folded is None:
+        folded = replay(kind, row["setup"], live, row.get("reading"))
+    unread = list(folded.unread)
+    if unread:  # the record is of the steps the state folds; the rest are listed apart
+        skipped = {r["id"] for r in unread}
+        history = [r for r in history if r["id"] not in skipped]
+        live = live[:folded.replayed]
+    return Game(kind, row, folded.state, live, history, folded.reading, folded.earlier,
+                unread)
 
 
 def load(db: Database, kind: str, number: int) -> Game | None:
@@ -93,10 +172,10 @@ def load(db: Database, kind: str, number: int) -> Game | None:
     return _game(registry.kind(kind), row, store.actions(db, row["key"]))
 
 
-def _reloaded(db: Database, kind: GameKind, number: int, state: object) -> Game:
+def _reloaded(db: Database, kind: GameKind, number: int, folded: Replay) -> Game:
     """The stored game with a state already computed (no second replay)."""
     row = store.find(db, kind.name, number)
-    return _game(kind, row, store.actions(db, row["key"]), state)
+    return _game(kind, row, store.actions(db, row["key"]), folded)
 
 
 def _for_write(db: Database, kind: str, number: int, version: int | None) -> Game:
@@ -146,7 +225,8 @@ def create(db: Database, referee_id: int | None, kind_name: str,
         made = setup(db) if callable(setup) else setup
         state = kind.start(made)
         key, number = store.create(db, kind=kind.name, title=title, setup=made,
-                                   player_ids=player_ids, referee_id=referee_id)
+                                   player_ids=player_ids, referee_id=referee_id,
+                                   reading=kind.reading)
         version = 0
         if kind.start_is_step:
             ids = _effects(db, kind, None, state, referee_id,
@@ -154,7 +234,7 @@ def create(db: Database, referee_id: int | None, kind_name: str,
             store.append(db, key, action=START, referee_id=referee_id, events=ids)
             version = 1
         store.touch(db, key, version=version, status=kind.status(state))
-    return _reloaded(db, kind, number, state)
+    return _reloaded(db, kind, number, Replay(state, kind.reading, replayed=version))
 
 
 def act(db: Database, referee_id: int | None, kind: str, number: int, action: object,
@@ -166,6 +246,8 @@ def act(db: Database, referee_id: int | None, kind: str, number: int, action: ob
         game = _for_write(db, kind, number, version)
         if game.state is None:
             raise RuleError(None, WAS_CANCELLED)
+        if game.unread:  # never re-judged, so never gone on from a state it did not reach
+            raise RuleError(None, EARLIER_RULES, seq=game.unread[0]["seq"])
         rules = game.kind
         parsed = rules.action_from_dict(action) if action is None or isinstance(
             action, dict) else action
@@ -175,7 +257,10 @@ def act(db: Database, referee_id: int | None, kind: str, number: int, action: ob
         store.append(db, game.key, action=rules.action_to_dict(parsed),
                      referee_id=referee_id, events=ids)
         store.touch(db, game.key, version=game.version + 1, status=rules.status(after))
-    return _reloaded(db, game.kind, game.id, after)
+        if game.row.get("reading") is None:  # stored before readings were kept: from now
+            store.set_reading(db, game.key, game.reading)  # on it is read as it goes on
+    return _reloaded(db, game.kind, game.id,
+                     Replay(after, game.reading, game.earlier, (), len(game.actions) + 1))
 
 
 def undo(db: Database, referee_id: int | None, kind: str, number: int,
@@ -183,10 +268,13 @@ def undo(db: Database, referee_id: int | None, kind: str, number: int,
     """Cancel the latest step that counts with all its effects (history stays)."""
     with write(db):
         game = _for_write(db, kind, number, version)
-        if not game.actions:
+        live = game.actions + game.unread
+        if not live:
             raise RuleError(None, NOTHING_LEFT if game.kind.start_is_step else NOTHING_TO_UNDO)
-        rules, latest = game.kind, game.actions[-1]
-        before = fold(rules, game.row["setup"], game.actions[:-1])
+        rules, latest = game.kind, live[-1]
+        # Under the reading the game was read under (kept if it was not stored yet)
+        folded = replay(rules, game.row["setup"], live[:-1], game.reading)
+        before = folded.state
         if latest["events"] is None:  # stored before m006: recompute what it did
             ids = _effects(db, rules, game.state, before, referee_id,
                            note(REASON_UNDO, id=game.id))
@@ -197,7 +285,9 @@ def undo(db: Database, referee_id: int | None, kind: str, number: int,
                      undoes=latest["id"])
         status = CANCELLED if before is None else rules.status(before)
         store.touch(db, game.key, version=game.version + 1, status=status)
-    return _reloaded(db, game.kind, game.id, before)
+        if game.row.get("reading") is None:
+            store.set_reading(db, game.key, game.reading)
+    return _reloaded(db, game.kind, game.id, folded)
 
 
 def hand_over(db: Database, referee_id: int | None, kind: str, number: int,

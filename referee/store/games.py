@@ -20,11 +20,11 @@ from referee.store.db import fetch, where
 from referee.store.events import now
 
 _COLUMNS = ("g.number AS id, g.id AS key, g.kind, g.title, g.setup, g.status, g.version, "
-            "g.created_by, g.created_at, g.updated_at, g.station")
+            "g.created_by, g.created_at, g.updated_at, g.station, g.reading")
 
 
 def create(db: Database, *, kind: str, title: str, setup: dict, player_ids: list[int],
-           referee_id: int | None) -> tuple[int, int]:
+           referee_id: int | None, reading: int | None = None) -> tuple[int, int]:
     """A new game row and its seats; returns its storage key and its number."""
     at = now()
     tx = ledger.current(db)
@@ -34,7 +34,7 @@ def create(db: Database, *, kind: str, title: str, setup: dict, player_ids: list
         "id": key, "kind": kind, "number": number, "title": title,
         "setup": json.dumps(setup, ensure_ascii=False), "status": "in_progress",
         "version": 0, "created_by": referee_id, "created_at": at, "updated_at": at,
-        "station": tx.station["id"] if tx.station else ""})
+        "station": tx.station["id"] if tx.station else "", "reading": reading})
     for seat, player_id in enumerate(player_ids):
         fold.row(db, "game_players", {"game_id": key, "player_id": player_id, "seat": seat})
     return key, number
@@ -99,6 +99,12 @@ def touch(db: Database, key: int, *, version: int, status: str) -> None:
     """Record the game's new version and status after a step."""
     fold.change(db, "games", {"id": key},
                 {"version": version, "status": status, "updated_at": now()})
+
+
+def set_reading(db: Database, key: int, reading: int) -> None:
+    """Mark the reading of the rules a game stored before readings were kept is read
+    under, once it goes on (so that what it shows can no longer change)."""
+    fold.change(db, "games", {"id": key}, {"reading": reading})
 
 
 def owner(db: Database, row: dict) -> str | None:

@@ -493,3 +493,12 @@ def m013_once_keys_by_age(db: Database) -> None:
     """One-time keys by age: each new key drops those older than store.once.KEPT, a probe
     of this index instead of a scan."""
     db["once_keys"].create_index(["at"])
+
+
+@migrations()
+def m014_game_readings(db: Database) -> None:
+    """Each game keeps the reading of its kind's rules it is played under (games.interface:
+    ``GameKind.reading``), so a step is never re-judged by rules read otherwise later.
+    Games stored before keep NULL: the service reads them under the reading their steps
+    need, and marks it on their first step after the upgrade."""
+    db.execute("ALTER TABLE games ADD COLUMN reading INTEGER")

@@ -112,3 +112,43 @@ def test_U9_U13_a_challenge_between_two_others_is_no_fight_of_the_active_player(
     assert s.streak == 0  # U9: the step had no fight of A's own
     s = run(s, EndTurn())
     assert s.streak == 0 and awaiting(s).player == "B"
+
+
+# The first reading of U9/U13, kept for games started under it (games.service replays a
+# game under the reading it was recorded with; a stored step is never re-judged).
+
+def first_reading(state):
+    from dataclasses import replace
+
+    return replace(state, reading=1)
+
+
+def test_U9_U13_first_reading_a_challenge_won_counts_for_nothing_toward_the_row():
+    s = run(first_reading(game(levels={"A": 5, "B": 2})), Draw("M02"), Fight(),
+            Draw("E01"), Challenge("A", "B"), Fight())
+    assert (player(s, "A").level, player(s, "B").level) == (7, 1)
+    # Only the monster counted: no class card, the event is followed on (U5).
+    assert (s.phase, s.streak) == ("event", 1)
+    refused(s, ChangeClass("C01"), "U9")
+    s = apply(s, EventDone())
+    assert (s.phase, s.streak) == ("step_over", 0)  # every event ended the row
+    # Today's reading judges the same steps otherwise: it waits for the class card.
+    today = run(game(levels={"A": 5, "B": 2}), Draw("M02"), Fight(), Draw("E01"),
+                Challenge("A", "B"), Fight())
+    refused(today, EventDone(), "U5")
+
+
+def test_U9_U13_first_reading_a_challenge_lost_ends_the_steps_and_keeps_the_row():
+    s = run(first_reading(game(levels={"A": 3, "B": 6})), Draw("M02"), Fight(),
+            Draw("E01"), Challenge("A", "B"), Fight())
+    assert (s.phase, s.streak, s.may_step) == ("event", 1, False)
+    s = apply(s, EventDone())
+    assert (s.streak, awaiting(s).may_step_again) == (0, False)
+
+
+def test_U9_first_reading_after_a_class_change_the_step_ends():
+    s = run(first_reading(game(levels={"A": 5, "B": 2})), Draw("M02"), Fight(),
+            Draw("M01"), Fight())
+    assert s.phase == "class_change"
+    assert apply(s, KeepClass()).phase == "step_over"
+    assert apply(s, ChangeClass("C01")).phase == "step_over"

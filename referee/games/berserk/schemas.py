@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, create_model
 
-from referee.api.models import Answer, Body, GameName, Versioned
+from referee.api.models import Answer, Body, GameName, GameRules, Versioned
 from referee.games.berserk.game import SETTING_GROUPS, SETTING_LIMIT
 from referee.games.berserk.registered import COUNT_LIMIT
 from referee.games.berserk.registered import NAME_LIMIT as DECK_NAME_LIMIT
@@ -448,6 +448,7 @@ class BerserkBattle(Answer):
 
     id: int
     name: GameName
+    rules: GameRules = Field(None, description="Not in lists: GET the game")
     version: int
     status: Status
     title: str = None

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from referee.api.models import Answer, Body, GameName, Versioned
+from referee.api.models import Answer, Body, GameName, GameRules, Versioned
 from referee.games.coup.rules.model import ACTIONS, CHARACTER_NAMES
 
 PlayerRef = Annotated[str | int, Field(
@@ -135,6 +135,7 @@ class CoupTable(Answer):
 
     id: int
     name: GameName
+    rules: GameRules = Field(None, description="Not in lists: GET the game")
     version: int = Field(description="Counts the stored steps and undos")
     status: Status
     title: str

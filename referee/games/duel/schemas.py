@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from referee.api.models import Answer, Body, Checked, GameName, Versioned
+from referee.api.models import Answer, Body, Checked, GameName, GameRules, Versioned
 
 Side = Literal["a", "b"]
 
@@ -97,6 +97,7 @@ class Duel(Answer):
 
     id: int
     name: GameName
+    rules: GameRules = Field(None, description="Not in lists: GET the game")
     version: int = Field(description="Counts the duel's log entries")
     a: int = Field(description="Player id of duelist a")
     b: int = Field(description="Player id of duelist b")

@@ -12,7 +12,7 @@ sheet (U8).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee.games.interface import Effect, GameKind, default_status
 from referee.games.underworld import rules as uw
@@ -109,6 +109,11 @@ def legal(table: Table) -> tuple:
     return uw.legal_actions(table.state)
 
 
+def under(table: Table, reading: int) -> Table:
+    """The first table of a game played under an earlier reading of U9/U13."""
+    return replace(table, state=replace(table.state, reading=reading))
+
+
 def read(table: Table) -> dict:
     return uw.state_to_dict(table.state)
 
@@ -116,4 +121,5 @@ def read(table: Table) -> dict:
 KIND = GameKind(
     name="underworld", title=N_("Underworld castle games"), start=start, legal=legal,
     apply=apply, read=read, action_from_dict=uw.action_from_dict,
-    action_to_dict=uw.action_to_dict, status=default_status(finished), effects=level_effects)
+    action_to_dict=uw.action_to_dict, status=default_status(finished), effects=level_effects,
+    reading=2, under=under)

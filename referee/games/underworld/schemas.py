@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, create_model
 
-from referee.api.models import Answer, Body, Checked, Error, GameName, Versioned
+from referee.api.models import Answer, Body, Checked, Error, GameName, GameRules, Versioned
 from referee.api.schemas import Player
 from referee.games.underworld import rules as uw
 
@@ -174,6 +174,7 @@ class CastleGame(Answer):
 
     id: int
     name: GameName
+    rules: GameRules = Field(None, description="Not in lists: GET the game")
     version: int = Field(description="Counts the action rows")
     status: Status
     title: str = None

@@ -129,7 +129,7 @@ def screen(game: games.Game, *, error: str | None = None, notice: str | None = N
         "challenges": view.challenges(), "classes": view.class_options(),
         "trade": view.trade_form(), "cleanup": view.cleanup(), "record": rec,
         "event": view.event_form(),
-        "last": live[0] if live else None, "can_undo": bool(game.actions),
+        "last": live[0] if live else None, "can_undo": bool(game.actions or game.unread),
         "latest": rec[0] if rec else None,  # what was just done (an undo too), shown first
         "headline": view.headline(), "allowed": view.allowed_now(),
         "banners": view.banners(), "error": error, "notice": notice,

@@ -130,8 +130,12 @@ def fight(state: State, a: Fight) -> State:
         state = replace(state, discard=state.discard + (enc.monster,), streak=streak,
                         may_step=outcome != "loss", phase="step_over")
         return _offer_class(state)
-    if me not in (enc.fighter, enc.defender):  # others fought: the active player did not
-        return replace(state, may_step=state.may_step and enc.from_event,
+    if me not in (enc.fighter, enc.defender) or state.reading < 2:
+        # Others fought, so the active player did not; or the first reading of U9, where
+        # only a monster fight counts toward the row: a lost challenge still ends the steps
+        lost = state.reading < 2 and (me == enc.fighter and outcome == "loss" or
+                                      me == enc.defender and outcome == "win")
+        return replace(state, may_step=state.may_step and not lost and enc.from_event,
                        phase="event" if enc.from_event else "step_over")
     mine = outcome if enc.fighter == me else reverse
     # U9/U13: a challenge is a fight: won, it counts toward two in a row; lost or drawn,
@@ -151,8 +155,9 @@ def _offer_class(state: State) -> State:
 
 
 def _after_class(state: State) -> str:
-    """The phase after the class change: the event still being followed, if any."""
-    return "event" if state.event else "step_over"
+    """The phase after the class change: the event still being followed, if any (the
+    first reading of U9 went on to the step's end)."""
+    return "event" if state.event and state.reading >= 2 else "step_over"
 
 
 def challenge(state: State, a: Challenge) -> State:
@@ -199,7 +204,7 @@ def event_done(state: State, a: EventDone) -> State:
     # U9: a step without a fight of the active player's own breaks the row; a challenge
     # they fought in it left the row as its result did (U13)
     return replace(state, phase="step_over", event="", fought=False,
-                   streak=state.streak if state.fought else 0,
+                   streak=state.streak if state.fought and state.reading >= 2 else 0,
                    discard=state.discard + (state.event,))
 
 

@@ -82,6 +82,11 @@ class State:
     encounter: Encounter | None = None
     playoff: bool = False
     winner: str = ""
+    # The reading of U9/U13 the game is played under: 2 (today's) counts a challenge the
+    # active player fights toward two fights won in a row; 1 (games started before it)
+    # counted monster fights only, ended every event's row, and followed on to the step's
+    # end after a class change. A game keeps the reading it started with.
+    reading: int = 2
 
 
 def card_of(state: State, code: str) -> Card:
