@@ -93,6 +93,7 @@ def serve(app: Callable, host: str, port: int, plain_port: int, certs: Certifica
 
     previous = _take_signals(stop)
     runners: list[threading.Thread] = []
+    already = set(threading.enumerate())
     try:
         # Both ports are bound before either serves: a port in use fails the start at once.
         secure.prepare()
@@ -108,6 +109,11 @@ def serve(app: Callable, host: str, port: int, plain_port: int, certs: Certifica
             _stop(server)
         for runner in runners:
             runner.join(timeout=5)
+        # cheroot's own threads (the one answering 503 when the pool is full) are told to
+        # stop but not waited for: wait, so nothing of the server outlives serve()
+        deadline = time.monotonic() + 5
+        for thread in set(threading.enumerate()) - already:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
         for signum, handler in previous.items():
             if handler is not None:  # None: set outside Python, nothing to put back
                 signal.signal(signum, handler)
