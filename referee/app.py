@@ -58,7 +58,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from referee.players import web as players
     from referee.printing import web as printing
     from referee.stations import web as stations
-    from referee.web import context, errors, i18n, security, throttle, wire
+    from referee.web import context, errors, i18n, live, security, throttle, wire
     from referee.web import once as once_keys  # issue 11: one-time keys of create forms
 
     wire.init_app(app)  # first: Flask runs its after_request last, on the final body
@@ -67,11 +67,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     once_keys.init_app(app)
+    live.init_app(app)
     stations.init_app(app, app.config.get("STATION"))
     for blueprint in (
             auth.bp, players.bp, passport.bp, events.bp, api.bp, printing.bp, games.bp,
             duels.bp, api_duels.bp, coup.bp, api_coup.bp, underworld.bp, underworld.old,
-            api_underworld.bp, berserk.bp, berserk_squads.bp, api_berserk.bp, api_stations.bp, stations.bp, https.bp):
+            api_underworld.bp, berserk.bp, berserk_squads.bp, api_berserk.bp, api_stations.bp, stations.bp, https.bp, live.bp):
         app.register_blueprint(blueprint)
     throttle.init_app(app)  # after the routes: it wraps the sign-in views
 
