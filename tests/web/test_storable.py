@@ -6,6 +6,7 @@ are kept as typed."""
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 from contextlib import contextmanager
@@ -141,6 +142,21 @@ def test_a_nul_in_the_settings_form_changes_no_setting(organizer, db):
         response = post(organizer, "/settings", {"event_name": "Бал\x00", "death_minutes": "5"})
     assert response.status_code == 422
     assert said(response) == f"Event name {EN}"
+
+
+@pytest.mark.parametrize(("language", "sentence"), [
+    ("en", ("The file's name contains a character that cannot be stored (NUL or a broken "
+            "Unicode surrogate); rename the file and upload it again.")),
+    ("ru", ("В имени файла есть символ, который нельзя сохранить (NUL или сломанный суррогат "
+            "Юникода); переименуйте файл и загрузите его снова.")),
+], ids=["en", "ru"])
+def test_a_nul_in_an_uploads_name_imports_nothing(organizer, db, language, sentence):
+    organizer.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    good = "character,hp_max,chance_max,cartridges,suit\nКощей,3,1,1,H\n".encode()
+    with nothing_written(db):
+        response = post(organizer, "/players/import", {"file": (io.BytesIO(good), "p\x00.csv")},
+                        content_type="multipart/form-data")
+    assert response.status_code == 422 and said(response) == sentence
 
 
 # -- the query string ----------------------------------------------------------------------
