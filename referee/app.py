@@ -58,13 +58,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     from referee.players import web as players
     from referee.printing import web as printing
     from referee.stations import web as stations
-    from referee.web import context, errors, i18n, live, security, throttle, wire
+    from referee.web import context, errors, i18n, live, security, storable, throttle, wire
     from referee.web import once as once_keys  # issue 11: one-time keys of create forms
 
     wire.init_app(app)  # first: Flask runs its after_request last, on the final body
     context.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
+    storable.init_app(app)  # after the CSRF guard: issue 22, text that cannot be stored
     errors.init_app(app)
     once_keys.init_app(app)
     live.init_app(app)

@@ -23,6 +23,8 @@ from referee.rules import RuleError
 from referee.store import referees
 from referee.web.context import found_or_404, get_db
 from referee.web.errors import error_response
+from referee.web.i18n import rule_message
+from referee.web.storable import path_names_nothing, unstorable_input
 
 PREFIX = "/api/v1"
 _PARAM = re.compile(r"<(?:(\w+):)?(\w+)>")
@@ -122,10 +124,17 @@ def _runner(op: Operation, view: Callable, load: Callable | None) -> Callable:
             g.api_referee = bearer_referee()
             if g.api_referee is None:
                 abort(401)
-        if any(type(v) is int and v > SQLITE_MAX for v in path.values()):
-            abort(404)  # SQLite holds no id that large
+        if any(type(v) is int and v > SQLITE_MAX for v in path.values()) \
+                or path_names_nothing(path):
+            abort(404)  # SQLite holds no id that large, nor text with a NUL (issue 22)
         if load is not None:
             found_or_404(load, *path.values())
+        unstorable = unstorable_input()
+        if unstorable is not None:
+            # Issue 22: a NUL or a lone surrogate anywhere in the call, answered as a body
+            # of the wrong shape is (400 where the call says so, else 422), before the view.
+            malformed = op.body is not None and op.body.malformed is not None
+            return error_response(rule_message(unstorable), 400 if malformed else 422)
         if op.body is not None:
             try:
                 path["body"] = _read(op)

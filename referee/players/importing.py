@@ -9,6 +9,7 @@ from sqlite_utils import Database
 
 from referee.players import service as players
 from referee.rules import N_, RuleError
+from referee.rules.text import refusal, storable
 
 COLUMNS = ("character", "player", "hp_max", "chance_max", "cartridges", "suit", "level", "notes")
 REQUIRED = ("character", "hp_max", "chance_max", "cartridges", "suit")
@@ -77,7 +78,7 @@ def parse(text: str) -> tuple[list[dict], list[tuple[int, RuleError]]]:
     first = text.splitlines()[0]
     # Spreadsheets in Russian locales save with semicolons.
     delimiter = ";" if first.count(";") > first.count(",") else ","
-    if "\x00" in text:  # binary, not text: no spreadsheet writes a NUL
+    if "\x00" in first:  # binary, not text (UTF-16 read as UTF-8 has NULs everywhere)
         return [], [(1, RuleError(None, BINARY))]
     try:
         return _rows(text, delimiter)
@@ -106,6 +107,12 @@ def _rows(text: str, delimiter: str) -> tuple[list[dict], list[tuple[int, RuleEr
         if not any((v or "").strip() for k, v in row.items() if k):
             continue
         data = {k: unguarded((v or "").strip()) for k, v in row.items() if k in COLUMNS}
+        # Issue 22: a NUL in a cell that would be stored is refused by line and column,
+        # never stripped. (A strict decode leaves no lone surrogate: it refuses the file.)
+        broken = next((k for k, v in data.items() if not storable(v)), None)
+        if broken is not None:
+            errors.append((line, refusal(broken)))
+            continue
         try:
             cleaned.append(players.clean(data))
         except RuleError as err:

@@ -44,6 +44,7 @@ FIELD_LABELS = {
     "death_minutes": lazy_gettext("Minutes to death"),
     "public_url": lazy_gettext("Public URL"),
     "token_days": lazy_gettext("Days an API token works"),
+    "q": lazy_gettext("Search"),  # the search box's query (?q=), in a refusal
 }
 
 

@@ -125,3 +125,38 @@ def test_template_download(referee):
     response = referee.get("/players/import/template.csv")
     assert response.mimetype == "text/csv"
     assert response.get_data(as_text=True).startswith("character,player,hp_max")
+
+
+NUL_CELL = ("character,player,hp_max,chance_max,cartridges,suit,level,notes\r\n"
+            "Орлов,Иван,4,1,2,♣,2,medic\r\n"
+            "Кощей,Пётр,3,1,1,H,1,Бессмерт\x00ный\r\n")
+
+
+@pytest.mark.parametrize(("encoding", "chosen"), [("utf-8", ""), ("cp1251", "cp1251")],
+                         ids=["utf-8", "windows-1251"])
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", ("Line 3: Notes contains a character that cannot be stored (NUL or a broken "
+            "Unicode surrogate); retype it.")),
+    ("ru", ("Строка 3: Заметки: есть символ, который нельзя сохранить (NUL или сломанный "
+            "суррогат Юникода); наберите текст заново.")),
+], ids=["en", "ru"])
+def test_a_nul_in_a_csv_cell_is_named_by_line_and_column_and_nothing_imported(
+        organizer, db, encoding, chosen, language, said):
+    """Issue 22, point 7: free text too is refused, not stripped, whatever the file's
+    encoding (a NUL in the header line still reads as a binary file)."""
+    organizer.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    version = db.execute("PRAGMA data_version").fetchone()[0]
+    upload = {"file": (io.BytesIO(NUL_CELL.replace("♣", "C").encode(encoding)), "p.csv"),
+              "encoding": chosen}
+    response = post(organizer, "/players/import", upload, content_type="multipart/form-data")
+    assert response.status_code == 422
+    shown = re.findall(r"<li>(.*?)</li>", response.get_data(as_text=True))
+    assert shown == [said]
+    assert db["players"].count == 0
+    assert db.execute("PRAGMA data_version").fetchone()[0] == version  # nothing written
+    # An encoded surrogate in a UTF-8 file (bytes ED BF BF) never decodes into one: the
+    # file is refused as not UTF-8, as before.
+    broken = post(organizer, "/players/import",
+                  {"file": (io.BytesIO(GOOD.encode() + b"X\xed\xbf\xbf,,3,1,1,S,1,\r\n"),
+                            "p.csv")}, content_type="multipart/form-data")
+    assert broken.status_code == 422 and db["players"].count == 0

@@ -1,8 +1,10 @@
 """Issue 12: a fuzz of every HTML form route. Whatever a form sends, the answer is never
-a 5xx: a wrong value is a 4xx with a sentence, or the form again."""
+a 5xx: a wrong value is a 4xx with a sentence, or the form again. Issue 22, point 7: a
+field or query value holding a NUL is refused with a sentence, and nothing is written."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -92,3 +94,53 @@ def test_no_form_answers_a_5xx(app, db, monkeypatch, tmp_path):
     for method, url in form_routes(app):
         if url != "/logout":  # it would only sign the fuzzing browser out
             fuzz(browser, method, url)
+
+
+# Issue 22, point 7. A form cannot carry a lone surrogate (the browser, like the test
+# client, encodes it as UTF-8 first, and bytes that decode to none read as U+FFFD): the
+# text that cannot be stored a form can bring is a NUL, amid any text.
+AROUND = st.text(st.sampled_from("aZ9 -кЖё😀<&"), max_size=3)
+WITH_NUL = st.builds(lambda a, b: f"{a}\x00{b}", AROUND, AROUND)
+NUL_EXAMPLES_PER_ROUTE = 3  # 45 routes: every field of FIELDS has its turn (a few s)
+STORED_NOT = "contains a character that cannot be stored (NUL or a broken Unicode surrogate)"
+
+
+def refuses_nul(browser, db, method: str, url: str, turns: list[str]) -> None:
+    """Post odd forms with one field (in ``turns``' order), or the query, holding a NUL:
+    each is a 422 with the sentence, and the database is not written to."""
+    version = lambda: db.execute("PRAGMA data_version").fetchone()[0]
+    done: list[str] = []
+
+    @settings(max_examples=len(turns), deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(form=FORMS, bad=WITH_NUL, htmx=st.booleans(), in_query=st.booleans())
+    def refused(form, bad, htmx, in_query):
+        field = turns[len(done) % len(turns)]
+        done.append(field)
+        with browser.session_transaction() as session:
+            token = session["csrf"]
+        target = f"{url}?{field}=%00" if in_query else url
+        data = {**form, "csrf_token": token, **({} if in_query else {field: bad})}
+        before = version()
+        answer = browser.open(target, method=method, data=data,
+                              headers={"HX-Request": "true"} if htmx else {})
+        text = html.unescape(answer.get_data(as_text=True))
+        assert (answer.status_code, STORED_NOT in text) == (422, True), (method, target, field)
+        assert version() == before, (method, target, field, "wrote to the database")
+
+    refused()
+    assert set(turns) <= set(done)
+
+
+def test_a_nul_in_any_form_field_is_refused_and_nothing_is_written(app, db, monkeypatch,
+                                                                   tmp_path):
+    seed_every_game(db, monkeypatch, tmp_path)
+    browser = sign_in(app.test_client(), "org", "org-password")
+    browser.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    routes = [(m, u) for m, u in form_routes(app) if u != "/logout"]
+    # Route i takes fields i*n … i*n+n-1 of FIELDS (around again): each field has a turn.
+    n = NUL_EXAMPLES_PER_ROUTE
+    assert len(routes) * n >= len(FIELDS)
+    for i, (method, url) in enumerate(routes):
+        turns = [FIELDS[(i * n + j) % len(FIELDS)] for j in range(n)]
+        refuses_nul(browser, db, method, url, turns)
