@@ -32,7 +32,7 @@ INTERVAL_MS = 2500  # how often an open screen asks: a change shows within 5 s
 
 def _player_mark(player_id: int) -> str | None:
     rows = fetch(get_db(), "SELECT version, status, (SELECT count(*) FROM conflicts c WHERE "
-                           "c.player_id = p.id AND c.status = 'open') AS held "
+                           "c.player_id = p.id AND c.status = 'held') AS held "
                            "FROM players p WHERE p.id = ?", [player_id])
     if not rows:
         return None
