@@ -69,11 +69,12 @@ class Thumb:
         assert found
         return len(found)
 
-    def tap(self, selector: str, writes: bool = True) -> None:
+    def tap(self, selector: str, writes: bool = True, scrolled: int = 0) -> None:
+        """One tap; the window is (and stays) ``scrolled`` down."""
         page = self.page
         size = page.viewport_size
         shoot(page, f"coup-tap{self.taps + 1}-{size['width']}")
-        assert page.evaluate("scrollY") == 0
+        assert page.evaluate("scrollY") == scrolled
         self.answers_in_reach()
         ask_top = page.evaluate(f"document.querySelector('{self.root} .ask').getBoundingClientRect().top")
         spot = page.evaluate(REACH, f"{self.root} {selector}")
@@ -87,7 +88,7 @@ class Thumb:
             page.wait_for_selector(f"{self.root} button.seat.target")
         page.wait_for_function("() => !document.querySelector('.htmx-settling, .htmx-swapping')")
         # the next question comes up where this one was, and the window stayed put
-        assert page.evaluate("scrollY") == 0
+        assert page.evaluate("scrollY") == scrolled
         assert page.evaluate(
             f"document.querySelector('{self.root} .ask').getBoundingClientRect().top"
         ) == ask_top
@@ -146,11 +147,19 @@ def test_C7_C8_a_block_and_challenge_turn_is_answered_without_scrolling(
     assert t.ask() == "declare"
     shoot(page, f"coup-{seats}-after-{size['width']}-{scheme}-{locale}")
 
-    # Two turns, each answer one tap where it was: 5 for the foreign aid, 6 for the steal.
-    assert t.taps == 11, t.taps
+    # Scrolled down a little (towards Undo, say), an answer leaves the window there: the
+    # next question comes up where the last one was, no jump to the top.
+    page.evaluate("window.scrollTo(0, 40)")
+    page.wait_for_function("scrollY === 40")
+    t.tap("button[data-action='income']", scrolled=40)
+    assert t.ask() == "declare"
+
+    # Two turns, each answer one tap where it was: 5 for the foreign aid, 6 for the steal;
+    # then an income.
+    assert t.taps == 12, t.taps
     state = coup.load(db, game_id).state
     coins = {p.id: p.coins for p in state.players}
-    assert (coins[str(a)], coins[str(b)], coins[str(c)]) == (2, 4, 0)
+    assert (coins[str(a)], coins[str(b)], coins[str(c)]) == (2, 4, 1)
     influence = {p.id: p.influence for p in state.players}
     assert (influence[str(a)], influence[str(b)], influence[str(c)]) == (1, 2, 1)
     # The strip shows it: the third seat's face-up card, everyone's coins.
