@@ -157,3 +157,17 @@ def seats(db: Database, keys: list[int]) -> list[dict]:
         SELECT s.game_id AS key, s.seat, s.player_id, p.character FROM game_players s
         JOIN players p ON p.id = s.player_id WHERE s.game_id IN ({marks})
         ORDER BY s.game_id, s.seat""", keys)
+
+
+def seated_in(db: Database, kind: str, statuses: tuple[str, ...]) -> dict[int, list[int]]:
+    """Player id → the numbers of the games of ``kind`` in one of ``statuses`` where they
+    sit (one query, for a list of many players)."""
+    if not statuses:
+        return {}
+    out: dict[int, list[int]] = {}
+    for player_id, number in db.execute(
+            "SELECT s.player_id, g.number FROM games g JOIN game_players s ON s.game_id = g.id"
+            f" WHERE g.kind = ? AND g.status IN ({','.join('?' * len(statuses))})"
+            " ORDER BY g.number", [kind, *statuses]).fetchall():
+        out.setdefault(player_id, []).append(number)
+    return out

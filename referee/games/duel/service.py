@@ -186,10 +186,19 @@ def recent(db: Database, limit: int = 100) -> list[DuelView]:
     return views(db, store.listing(db, KIND, None, limit))
 
 
-def open_for(db: Database, player_id: int) -> list[dict]:
-    """Unfinished duels of a player (in progress or waiting for the D12 decision)."""
-    return [r for r in store.listing(db, KIND, player_id)
-            if r["status"] in (duel.IN_PROGRESS, duel.EXTENSION)]
+def refusal(row: dict) -> RuleError | None:
+    """Why this player may not duel now, whoever the other is (D4): the refusal the
+    start would give on their account, or None."""
+    try:
+        duel.check_duelist(snapshot(row))
+    except RuleError as err:
+        return err
+    return None
+
+
+def unfinished(db: Database) -> dict[int, list[int]]:
+    """Player id → the numbers of the unfinished duels they sit in, for the pickers."""
+    return store.seated_in(db, KIND, (duel.IN_PROGRESS, duel.EXTENSION))
 
 
 def _duel_number(event: dict) -> int | None:

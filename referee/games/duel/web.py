@@ -11,7 +11,7 @@ from sqlite_utils import Database
 from referee.games.duel import rules as duel
 from referee.games.duel import service
 from referee.games.duel.rules import Extension, Play, Round, model
-from referee.rules import N_, RuleError, whole, whole_arg
+from referee.rules import N_, RuleError, stats, whole, whole_arg
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
 from referee.store import games as games_store
 from referee.store import players as rows
@@ -41,6 +41,11 @@ SETUP_KEPT = timedelta(minutes=10)
 BAD_LINK = N_("No passport matches this link; check it or search by name.")
 EXTENSION_CHOICES = {"both": (True, True), "a": (True, False), "b": (False, True),
                      "none": (False, False)}
+# D4 in a few words, beside a name in the pickers and on the sheet.
+CANNOT_FIGHT = {stats.HEAVY_WOUND: N_("Cannot duel (D4): heavily wounded"),
+                stats.DEAD: N_("Cannot duel (D4): dead")}
+NO_HP = N_("Cannot duel (D4): 0 HP")
+NO_CARTRIDGE = N_("Cannot duel (D4): no cartridge")
 
 
 @bp.app_template_filter("card")
@@ -56,8 +61,10 @@ SHEET_DUELS = 10  # the latest duels a player's sheet lists (all: the duel list)
 
 def player_panel(db: Database, player_id: int) -> dict:
     """For the player sheet: their latest duels and the duel-deck cards they surrendered."""
+    row = rows.get(db, player_id)
     return {"duels": [summary(v) for v in service.for_player(db, player_id, SHEET_DUELS)],
-            "surrendered": service.surrendered(db, player_id)}
+            "surrendered": service.surrendered(db, player_id),
+            "why_not": why_not(row, service.unfinished(db)) if row else None}
 
 
 def summary(view: service.DuelView) -> dict:
@@ -228,6 +235,22 @@ def _passport_player(link: str) -> dict | None:
     return rows.by_token(get_db(), token)
 
 
+def why_not(row: dict, unfinished: dict[int, list[int]]) -> dict | None:
+    """What a picker says beside a player who may not duel now (D4), in a few words
+    (picking them gives the refusal in full), and the unfinished duels they sit in."""
+    err, busy = service.refusal(row), unfinished.get(row["id"], [])
+    if err is None and not busy:
+        return None
+    text = None
+    if err is not None and err.message == model.CANNOT_FIGHT:
+        text = gettext(CANNOT_FIGHT.get(row["status"], NO_HP))
+    elif err is not None and err.message == model.NO_CARTRIDGE_START:
+        text = gettext(NO_CARTRIDGE)
+    elif err is not None:
+        text = rule_message(err)
+    return {"refused": text, "busy": busy}
+
+
 def new_view(a_id: int | None, b_id: int | None, error: str | None = None) -> dict:
     """The picker: chosen duelists with their stats, search results, the D4 check."""
     db = get_db()
@@ -240,6 +263,11 @@ def new_view(a_id: int | None, b_id: int | None, error: str | None = None) -> di
             error = error or gettext(BAD_LINK)
         else:
             chosen["a" if chosen["a"] is None else "b"] = found
+    for side, row in chosen.items():
+        refused = service.refusal(row) if row else None
+        if refused is not None:  # D4: the refusal, and the slot stays as it was
+            error = error or rule_message(refused)
+            chosen[side] = None
     ids = {s: r["id"] if r else None for s, r in chosen.items()}
     refusal = None
     if chosen["a"] and chosen["b"] and not error:
@@ -248,10 +276,12 @@ def new_view(a_id: int | None, b_id: int | None, error: str | None = None) -> di
         except RuleError as err:
             refusal = rule_message(err)
     slot = "a" if chosen["a"] is None else "b" if chosen["b"] is None else None
-    busy = {s: service.open_for(db, r["id"]) for s, r in chosen.items() if r}
+    unfinished = service.unfinished(db)
+    busy = {s: [{"id": n} for n in unfinished.get(r["id"], [])] for s, r in chosen.items() if r}
     candidates = [r for r in rows.search(db, q) if r["id"] not in ids.values()] if slot else []
+    marks = {r["id"]: mark for r in candidates if (mark := why_not(r, unfinished))}
     return {"chosen": chosen, "ids": ids, "slot": slot, "q": q, "candidates": candidates,
-            "error": error, "refusal": refusal, "busy": busy,
+            "error": error, "refusal": refusal, "busy": busy, "marks": marks,
             "decks": {s: rows.deck_cards(r) for s, r in chosen.items() if r}}
 
 

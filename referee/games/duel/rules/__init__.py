@@ -73,17 +73,33 @@ def _canonical(d: Duelist) -> Duelist:
     return replace(d, suit=suit, duel_deck=sort_codes(c.code for c in deck))
 
 
+def _able(d: Duelist) -> None:
+    if not d.can_fight or d.hp <= 0:  # D4: HP > 0, not heavily wounded, not dead
+        raise RuleError("D4", m.CANNOT_FIGHT, player=_label(d))
+
+
+def _armed(d: Duelist) -> None:
+    if d.cartridges < 1:  # D4: each pays one cartridge to start
+        raise RuleError("D4", m.NO_CARTRIDGE_START, player=_label(d))
+
+
+def check_duelist(d: Duelist) -> None:
+    """Whether this one player may duel now, whoever the other is (D4, D1): the refusal
+    ``start`` would give on their account, or nothing."""
+    d = _canonical(d)
+    _able(d)
+    _armed(d)
+
+
 def start(a: Duelist, b: Duelist) -> DuelState:
     """Open a duel between two duelists (D4) and take each one's cartridge."""
     a, b = _canonical(a), _canonical(b)
     if a.player == b.player:
         raise RuleError("D4", m.SAME_PLAYER)
     for d in (a, b):
-        if not d.can_fight or d.hp <= 0:
-            raise RuleError("D4", m.CANNOT_FIGHT, player=_label(d))
+        _able(d)
     for d in (a, b):
-        if d.cartridges < 1:
-            raise RuleError("D4", m.NO_CARTRIDGE_START, player=_label(d))
+        _armed(d)
     sides = [
         Side(start=d, hp=d.hp, chance=d.chance, cartridges=d.cartridges - 1,
              duel_deck=d.duel_deck, cartridges_paid=1)
@@ -337,6 +353,7 @@ __all__ = [
     "action_to_dict",
     "apply",
     "awaiting",
+    "check_duelist",
     "duelist_from_dict",
     "duelist_to_dict",
     "effects",
