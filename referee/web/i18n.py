@@ -6,8 +6,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from flask import Blueprint, Flask, make_response, redirect, request, url_for
-from flask_babel import (Babel, format_datetime, get_locale, gettext, lazy_gettext, ngettext,
-                         to_user_timezone)
+from flask_babel import (
+    Babel,
+    format_datetime,
+    get_locale,
+    gettext,
+    lazy_gettext,
+    ngettext,
+    to_user_timezone,
+)
 
 from referee import notes
 from referee.rules import N_, RuleError

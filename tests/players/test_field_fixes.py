@@ -65,7 +65,7 @@ def test_D10_the_sheet_names_the_duel_round_and_offers_no_older_tap(referee, db,
     card = html.split("</section>")[0]
     assert "Latest change: Duel 1, round 1 — undo it in the game." in text_of(card)
     assert f'href="/duels/{duel.id}"' in card
-    assert "/undo" not in card  # the card offers no undo of the tap before the duel
+    assert f"/events/{tap}/undo" not in card and "/undo" not in card  # no older tap
 
 
 def test_D10_a_stale_sheet_undo_of_the_tap_before_a_duel_is_refused(referee, db,
@@ -182,7 +182,9 @@ def notice_classes(html: str) -> list[str]:
 def test_saved_settings_say_so_in_a_floating_success(organizer):
     response = post(organizer, "/settings", {"event_name": "Бал", "death_minutes": "0",
                                              "public_url": "", "token_days": "30"})
-    assert notice_classes(response.get_data(as_text=True)) == ["notice floating success"]
+    html = response.get_data(as_text=True)
+    assert notice_classes(html) == ["notice floating success"]
+    assert "<body" in html and "data-answer>" in html  # a quick second tap is shielded
 
 
 def test_a_form_sent_twice_says_so_as_information_not_success(referee, db):
