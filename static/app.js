@@ -54,6 +54,78 @@
     });
   });
 
+  // Nothing moves under the thumb (issue 22). On the sheet, its history, the feed and the
+  // players list ([data-steady]) an answer keeps the row that was tapped (its id, or the
+  // one a floating question names in data-anchor) at the same height on the screen,
+  // scrolling by what grew or shrank above it. Should another control still come to lie
+  // under the finger, a shield takes a quick second tap for a moment, so a double tap
+  // never lands on something its first tap did not aim at.
+  var lastTap = null;
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    // detail 0: a click made by the keyboard, not a finger at a point.
+    lastTap = target.closest && target.closest("[data-steady]") && event.detail ?
+      {el: target, x: event.clientX, y: event.clientY} : null;
+  }, true);
+
+  function controlAt(x, y) {
+    var el = document.elementFromPoint(x, y);
+    var control = el && el.closest("button, a[href], input, select, textarea, summary, label");
+    if (!control) return "";
+    var owner = control.closest("[id]");
+    return [owner ? owner.id : "", control.tagName, control.name || "", control.value || "",
+            control.textContent.trim()].join("|");
+  }
+
+  function shield() {
+    var cover = document.createElement("div");
+    cover.className = "tap-shield";
+    cover.setAttribute("aria-hidden", "true");
+    document.body.appendChild(cover);
+    setTimeout(function () { cover.remove(); }, 600);
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (lastTap && (elt === lastTap.el || elt.contains(lastTap.el))) {
+      event.detail.xhr.steadyTap = lastTap;
+    }
+    lastTap = null;
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var tap = event.detail.xhr && event.detail.xhr.steadyTap;
+    if (!tap) return;
+    var marked = tap.el.closest("[data-anchor]");
+    var anchor = marked ? document.getElementById(marked.dataset.anchor) :
+      tap.el.closest("[id]");
+    tap.anchor = anchor ? anchor.id : "";
+    tap.top = anchor ? anchor.getBoundingClientRect().top : 0;
+    tap.control = controlAt(tap.x, tap.y);
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var tap = event.detail.xhr && event.detail.xhr.steadyTap;
+    if (!tap || tap.done) return;
+    tap.done = true;
+    var anchor = tap.anchor && document.getElementById(tap.anchor);
+    if (anchor) {
+      var moved = anchor.getBoundingClientRect().top - tap.top;
+      var root = document.documentElement;
+      var room = root.scrollHeight - window.innerHeight - window.scrollY;
+      if (moved > room) {  // room to scroll by: the page's foot grows by what is missing
+        var main = document.getElementById("main");
+        var pad = parseFloat(getComputedStyle(main).paddingBottom) || 0;
+        main.style.paddingBottom = (pad + moved - room) + "px";
+      }
+      if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+    }
+    var now = controlAt(tap.x, tap.y);
+    if (now && now !== tap.control) shield();
+    // The floating question sits in the half of the screen away from the finger.
+    document.querySelectorAll(".confirm-undo").forEach(function (question) {
+      question.classList.toggle("at-top", tap.y > window.innerHeight / 2);
+    });
+  });
+
   // One-time keys (issue 11): a create form's key goes into the page's address, so Back
   // (which fetches the no-store page again) shows the same key and a second submission
   // is recognised as a repeat instead of starting a second table.

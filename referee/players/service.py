@@ -262,6 +262,16 @@ def reissue(db: Database, referee_id: int | None, player_id: int, reason: str = 
 
 
 UNDOABLE = {"adjust", "set", "heal", "death", "edit"}
+# The kinds of entry a player's own screens write; any other kind of a player's event was
+# written by a game step (a duel's round, a castle fight), taken back only in its game.
+PLAYER_KINDS = UNDOABLE | {"create", "import", "reissue", "undo"}
+GAME_STEP = N_("A change made by %(step)s cannot be undone on its own: undo it in that "
+               "game, where Undo takes back the whole step.")
+
+
+def is_game_step(event: dict) -> bool:
+    """Whether a player's event was written by a game step (not by a tap or a form)."""
+    return event["kind"] not in PLAYER_KINDS and not event["undoes"]
 
 
 class AlreadyUndone(RuleError):
@@ -276,6 +286,9 @@ def undo(db: Database, referee_id: int | None, event_id: int, reason: str = "") 
             raise RuleError(None, N_("No such event: reload the history."))
         if event["undone_by"]:
             raise AlreadyUndone(None, N_("This change was already undone."))
+        if event["player_id"] is not None and is_game_step(event):
+            raise RuleError(None, GAME_STEP, step=event["note"] or event["reason"] or
+                            event["kind"])
         if event["undoes"] or event["kind"] not in UNDOABLE or event["player_id"] is None:
             raise RuleError(None, N_("This kind of entry cannot be undone; "
                                      "make the opposite change instead."))

@@ -7,16 +7,17 @@ from datetime import UTC, datetime, timedelta
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from referee.games.hub import player_panels
+from referee.games.hub import DOORS, game_name, player_panels
 from referee.players import exporting, importing, service
 from referee.players import settings as event_settings
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
 from referee.store import events, merge
+from referee.store import games as games_store
 from referee.store import players as rows
 from referee.store import settings as settings_store
 from referee.web.context import current_referee, get_db, public_base
-from referee.web.i18n import field_label, rule_message
+from referee.web.i18n import event_reason, field_label, rule_message
 from referee.web.once import once_form
 from referee.web.screens import is_htmx
 from referee.web.security import organizer_required, referee_required
@@ -41,13 +42,40 @@ def wound_clock(row: dict, death_minutes: int, at: datetime | None = None) -> di
 HISTORY_SHOWN = 50
 
 
+# Entries the sheet's Undo passes over: they change no stat (a new passport token).
+QUIET = {"reissue"}
+
+
+def latest_change(history: list[dict]) -> dict | None:
+    """The player's latest change that still stands (newest first in ``history``): what
+    the sheet's Undo takes back. Never an older one past it (issue 22): a duel's round
+    that left the player at 0 HP is the latest change, not the tap before it."""
+    return next((e for e in history if not e["undone_by"] and not e["undoes"]
+                 and e["kind"] not in QUIET), None)
+
+
+def game_step(player_id: int, event: dict | None) -> dict | None:
+    """A latest change made by a game step, as the sheet names it ("Duel 3, round 2")
+    with the address of that game, whose own Undo takes the whole step back."""
+    if event is None or not service.is_game_step(event):
+        return None
+    door = DOORS.get(event["kind"])
+    game = games_store.step_of(get_db(), player_id, event["id"])
+    name = event_reason(event)
+    if game and door:
+        return {"event": event, "name": name or game_name(game["kind"], game["id"]),
+                "url": door.screen(game["id"]), "game": game_name(game["kind"], game["id"])}
+    return {"event": event, "name": name or event["kind"],
+            "url": url_for(door.index) if door else None, "game": None}
+
+
 def sheet_view(row: dict) -> dict:
     """What the sheet templates need about one player."""
     db = get_db()
     minutes = int(settings_store.get(db, "death_minutes") or 0)
     history = events.for_player(db, row["id"], limit=HISTORY_SHOWN)
-    last = next((e for e in history if e["kind"] in service.UNDOABLE
-                 and not e["undone_by"] and not e["undoes"]), None)
+    latest = latest_change(history)
+    last = latest if latest and latest["kind"] in service.UNDOABLE else None
     return {
         "p": row,
         "deck": rows.deck_cards(row),
@@ -55,6 +83,7 @@ def sheet_view(row: dict) -> dict:
         "history": history,
         "history_shown": HISTORY_SHOWN,
         "last": last,
+        "step": game_step(row["id"], latest),
         "undoable": service.UNDOABLE,
         "passport_url": public_base() + url_for("passport.sheet", token=row["passport_token"]),
         "conflicts": merge.pending_for(db, row["id"]),

@@ -47,20 +47,32 @@ def record(
                       at=at or now(), sheet=sheet, hidden=hidden)
 
 
+# An undo row carries what it took back (``undid``: the undone event's kind, changes,
+# time and referee), so a history names it in words, never by its id (issue 22).
 _SELECT = """
 SELECT e.id, e.at, e.kind, e.changes, e.reason, e.note, e.undoes, e.player_id, e.referee_id,
        r.name AS referee, p.character AS character,
-       (SELECT u.id FROM events u WHERE u.undoes = e.id) AS undone_by
+       (SELECT u.id FROM events u WHERE u.undoes = e.id) AS undone_by,
+       o.kind AS undid_kind, o.changes AS undid_changes, o.at AS undid_at,
+       o.referee_id AS undid_referee_id, ro.name AS undid_referee
 FROM events e
 LEFT JOIN referees r ON r.id = e.referee_id
 LEFT JOIN players p ON p.id = e.player_id
+LEFT JOIN events o ON o.id = e.undoes
+LEFT JOIN referees ro ON ro.id = o.referee_id
 """
+_UNDID = ("undid_kind", "undid_changes", "undid_at", "undid_referee_id", "undid_referee")
 
 
 def _row(row: dict) -> dict:
     row = dict(row)
     row["changes"] = json.loads(row["changes"])
     row["note"] = json.loads(row["note"]) if row["note"] else None
+    undid = {k[len("undid_"):]: row.pop(k) for k in _UNDID}
+    row["undid"] = None
+    if undid["kind"] is not None:  # an undo whose original is in the log
+        undid["changes"] = json.loads(undid["changes"])
+        row["undid"] = undid
     return row
 
 

@@ -171,3 +171,15 @@ def seated_in(db: Database, kind: str, statuses: tuple[str, ...]) -> dict[int, l
             " ORDER BY g.number", [kind, *statuses]).fetchall():
         out.setdefault(player_id, []).append(number)
     return out
+
+
+def step_of(db: Database, player_id: int, event_id: int) -> dict | None:
+    """The game whose step wrote player event ``event_id`` (a game the player sits at):
+    its kind and number, or None (a step stored before steps named their events)."""
+    found = fetch(db, """
+        SELECT g.kind, g.number AS id FROM game_players s
+        JOIN games g ON g.id = s.game_id
+        JOIN game_actions a ON a.game_id = g.id, json_each(a.events) j
+        WHERE s.player_id = ? AND a.events IS NOT NULL AND j.value = ?
+        LIMIT 1""", [player_id, event_id])
+    return found[0] if found else None

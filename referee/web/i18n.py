@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from flask import Blueprint, Flask, make_response, redirect, request, url_for
-from flask_babel import Babel, get_locale, gettext, lazy_gettext, ngettext
+from flask_babel import (
+    Babel,
+    format_datetime,
+    get_locale,
+    gettext,
+    lazy_gettext,
+    ngettext,
+    to_user_timezone,
+)
 
 from referee import notes
 from referee.rules import N_, RuleError
@@ -68,6 +77,34 @@ def event_reason(event: dict) -> str:
     return notes.render(event["note"], gettext) if event.get("note") else event["reason"]
 
 
+# A day as each language writes it without doubt (issue 22): "12-02" reads as 12 February
+# to a Russian, so Russian writes day.month, and English names the month.
+DAY = {"ru": "dd.MM", "en": "d MMM"}
+YEAR = {"ru": "dd.MM.y", "en": "d MMM y"}
+
+
+def when(value: str | None, at: datetime | None = None) -> str:
+    """A stored time (ISO, UTC) as a list shows it: "06:05" today; another day with its
+    date, "02.12 06:05" in Russian, "2 Dec 06:05" in English; another year with it."""
+    if not value:
+        return ""
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return value  # never hide what was stored, even in a shape we do not read
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    now = to_user_timezone(at or datetime.now(UTC))
+    language = str(get_locale() or "en")[:2]
+    local = to_user_timezone(moment)
+    if local.date() == now.date():
+        pattern = "HH:mm"
+    else:
+        table = DAY if local.year == now.year else YEAR
+        pattern = table.get(language, table["en"]) + " HH:mm"
+    return format_datetime(moment, pattern)
+
+
 def _param(key: str, value: object) -> object:
     """A refusal's value as the user reads it: a field's label, or a nested complaint
     (a deck file's error inside a game's refusal) in the user's language too."""
@@ -75,6 +112,8 @@ def _param(key: str, value: object) -> object:
         return field_label(value)
     if isinstance(value, RuleError):
         return rule_message(value)
+    if notes.is_note(value):  # an app-made note ("Duel 3, round 2") inside a refusal
+        return notes.render(value, gettext)
     describe = getattr(value, "describe", None)
     return describe(rule_message) if callable(describe) else value
 
@@ -125,5 +164,6 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["field_label"] = field_label
     app.jinja_env.globals["event_reason"] = event_reason
+    app.jinja_env.filters["when"] = when
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.register_blueprint(bp)

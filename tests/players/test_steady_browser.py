@@ -1,0 +1,179 @@
+"""Nothing moves under the thumb, and Undo takes back what it names (issue 22, points 1
+and 2), on small phones, light and dark, in Russian and English.
+
+A double tap is two taps at one point of the screen: the tests tap points, not controls,
+and read the database afterwards."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.accounts.service import add_referee
+from referee.games.duel import service as duels
+from referee.games.duel.rules import Play, Round
+from referee.players import service
+from referee.store import players as rows
+from tests.browser_fixtures import PHONE, shoot
+from tests.players.test_browser import sign_in
+
+pytestmark = pytest.mark.browser
+
+SMALL = {"width": 360, "height": 740}
+# (size, colour scheme, browser language): every size, scheme and language at least once.
+COMBOS = [(PHONE, "light", "en-US"), (SMALL, "dark", "ru-RU"), (SMALL, "light", "en-US"),
+          (PHONE, "dark", "ru-RU")]
+TWO = COMBOS[:2]
+
+
+def combo_id(combo) -> str:
+    size, scheme, locale = combo
+    return f"{size['width']}x{size['height']}-{scheme}-{locale[:2]}"
+
+
+def referee_id(db, name: str) -> int:
+    return db.execute("SELECT id FROM referees WHERE name = ?", [name]).fetchone()[0]
+
+
+def centre(page, selector: str) -> tuple[float, float]:
+    """A control's centre on the screen (viewport pixels), where a thumb taps it."""
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+# The control a tap at (x, y) would reach now: its row's id, tag and text; null for none.
+CONTROL_AT = """([x, y]) => {
+  const el = document.elementFromPoint(x, y);
+  const c = el && el.closest('button, a[href], input, select, textarea, summary, label');
+  return c && [(c.closest('[id]') || {}).id || '', c.tagName, c.textContent.trim()];
+}"""
+
+# Every control of a player's card, as where it lies on the screen (viewport top).
+CONTROLS_Y = """sel => [...document.querySelectorAll(sel + ' .tap, ' + sel + ' .btn.undo')]
+  .map(el => Math.round(el.getBoundingClientRect().top))"""
+
+
+def stats_of(db, player_id: int) -> dict:
+    row = rows.get(db, player_id)
+    return {k: row[k] for k in ("hp", "chance", "cartridges", "level", "status")}
+
+
+def wait_version(page, player_id: int, version: int) -> None:
+    page.wait_for_selector(f"#player-{player_id}[data-version='{version}']")
+
+
+@pytest.mark.parametrize("combo", COMBOS, ids=combo_id)
+def test_a_double_tap_on_undo_never_reaches_another_control(phone_of, live_server, db, combo):
+    size, scheme, locale = combo
+    add_referee(db, "anna", "anna-password", False, by=None)
+    row = service.create(db, None, {"character": "Атаманша Дуся", "player": "Ольга",
+                                    "hp_max": 5, "chance_max": 2, "cartridges": 3,
+                                    "level": 3, "suit": "S"})
+    pid = row["id"]
+    service.adjust(db, referee_id(db, "anna"), pid, {"hp": -1})  # anna's change first
+    service.adjust(db, referee_id(db, "ref"), pid, {"cartridges": -1})  # then our own
+    page = phone_of(size, locale=locale, color_scheme=scheme)
+    sign_in(page, live_server)
+    page.goto(f"{live_server}/players/{pid}")
+    card = f"#player-{pid}"
+    version = rows.get(db, pid)["version"]
+    controls = page.evaluate(CONTROLS_Y, card)
+    x, y = centre(page, f"{card} .last .btn")
+    shoot(page, f"steady-undo-{combo_id(combo)}-before")
+
+    # First tap: our own change goes back at once; the card's Undo now offers anna's.
+    page.touchscreen.tap(x, y)
+    wait_version(page, pid, version + 1)
+    assert stats_of(db, pid)["cartridges"] == 3
+    assert page.evaluate(CONTROLS_Y, card) == controls
+
+    # Second tap at the same point: anna's change asks first, floating over the sheet.
+    page.touchscreen.tap(x, y)
+    question = page.locator(f"{card} .confirm-undo")
+    question.wait_for()
+    shoot(page, f"steady-undo-{combo_id(combo)}-question")
+    assert page.evaluate(CONTROLS_Y, card) == controls  # nothing below it moved
+    assert "anna" in question.inner_text()
+    assert question.evaluate("el => getComputedStyle(el).position") == "fixed"
+    # Where the finger is, there is no control now: the question's backdrop takes it.
+    assert page.evaluate(CONTROL_AT, [x, y]) is None
+
+    # A third tap at that point (the double tap's second half) changes nothing; "Keep it"
+    # closes the question, and nothing was undone.
+    page.touchscreen.tap(x, y)
+    page.get_by_role("link", name="Оставить" if locale == "ru-RU" else "Keep it").tap()
+    question.wait_for(state="detached")
+    assert rows.get(db, pid)["version"] == version + 1
+    assert page.evaluate(CONTROLS_Y, card) == controls
+    # Asked again, and answered yes: anna's change goes back too.
+    page.locator(f"{card} .last .btn").tap()
+    question.wait_for()
+    page.get_by_role("button", name="Да, отменить" if locale == "ru-RU" else "Yes, undo it").tap()
+    wait_version(page, pid, version + 2)
+    assert stats_of(db, pid) == {"hp": 5, "chance": 2, "cartridges": 3, "level": 3,
+                                 "status": "active"}
+    kinds = [r[0] for r in db.execute(
+        "SELECT kind FROM events WHERE player_id = ? ORDER BY id", [pid])]
+    assert kinds == ["create", "adjust", "adjust", "undo", "undo"]
+    assert page.evaluate(CONTROLS_Y, card)[:8] == controls[:8]  # the −/+ keys stayed
+    shoot(page, f"steady-undo-{combo_id(combo)}-after")
+
+
+@pytest.mark.parametrize("combo", TWO, ids=combo_id)
+def test_D10_after_a_duel_the_sheet_undo_names_the_duel_and_never_heals(phone_of, live_server,
+                                                                         db, combo):
+    size, scheme, locale = combo
+    ref = referee_id(db, "ref")
+    a = service.create(db, None, {"character": "Captain A", "hp_max": 3, "chance_max": 2,
+                                  "cartridges": 3, "suit": "S"})
+    b = service.create(db, None, {"character": "Brigadier B", "hp_max": 3, "chance_max": 1,
+                                  "cartridges": 2, "suit": "C"})
+    service.adjust(db, ref, b["id"], {"hp": -1})
+    service.adjust(db, ref, b["id"], {"hp": -1})  # "tap: HP 2 → 1"
+    duel = duels.start(db, ref, a["id"], b["id"])
+    duels.record(db, ref, duel.id, Round(a=Play("KS"), b=Play("6C")))  # D10: B at 0 HP
+    wounded = stats_of(db, b["id"])
+    assert (wounded["hp"], wounded["status"]) == (0, "heavy_wound")
+
+    page = phone_of(size, locale=locale, color_scheme=scheme)
+    sign_in(page, live_server)
+    page.goto(f"{live_server}/players/{b['id']}")
+    latest = page.locator(f"#player-{b['id']} .last")
+    shoot(page, f"steady-duel-{combo_id(combo)}-sheet")
+    text = latest.inner_text()
+    round_name = "Дуэль №1, раунд 1" if locale == "ru-RU" else "Duel 1, round 1"
+    assert round_name in text and "2 → 1" not in text
+    # The sheet's latest control leads to the duel, whose Undo takes the round back.
+    page.locator(f"#player-{b['id']} .last .btn").scroll_into_view_if_needed()
+    x, y = centre(page, f"#player-{b['id']} .last .btn")
+    page.touchscreen.tap(x, y)
+    page.wait_for_url(f"{live_server}/duels/{duel.id}")
+    assert stats_of(db, b["id"]) == wounded  # nothing healed, the heavy wound stands
+    kinds = [r[0] for r in db.execute(
+        "SELECT kind FROM events WHERE player_id = ? ORDER BY id", [b["id"]])]
+    assert kinds == ["create", "adjust", "adjust", "duel", "duel"]
+
+
+@pytest.mark.parametrize("combo", TWO, ids=combo_id)
+def test_an_undo_in_the_feed_leaves_no_other_undo_under_the_finger(phone_of, live_server, db,
+                                                                   combo):
+    size, scheme, locale = combo
+    ref = referee_id(db, "ref")
+    for n in range(4):
+        row = service.create(db, None, {"character": f"Player {n}", "hp_max": 3,
+                                        "chance_max": 1, "cartridges": 3, "suit": "H"})
+        service.adjust(db, ref, row["id"], {"cartridges": -1})
+    page = phone_of(size, locale=locale, color_scheme=scheme)
+    sign_in(page, live_server)
+    page.goto(f"{live_server}/events")
+    taps = [e for (e,) in db.execute("SELECT id FROM events WHERE kind = 'adjust' "
+                                     "ORDER BY id DESC")]
+    second = f"#event-{taps[1]}"
+    x, y = centre(page, f"{second} button")
+    page.touchscreen.tap(x, y)
+    page.wait_for_selector(f"{second}.undone")
+    shoot(page, f"steady-feed-{combo_id(combo)}")
+    # The undone row is still under the finger; no other row's Undo came there.
+    assert page.evaluate(CONTROL_AT, [x, y]) in (None, [f"event-{taps[1]}", "BUTTON", ""])
+    top = page.locator(second).bounding_box()["y"]
+    assert top <= y <= top + page.locator(second).bounding_box()["height"]
+    assert db.execute("SELECT count(*) FROM events WHERE kind = 'undo'").fetchone()[0] == 1
