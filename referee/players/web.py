@@ -116,16 +116,29 @@ def history_update(view: dict) -> str:
     return render_template("players/_history_update.html", **view, new=new, changed=changed)
 
 
-def card_response(player_id: int, error: str | None = None, status: int = 200, **extra):
+def missed(view: dict) -> list[dict]:
+    """What a tap's screen did not show yet: the changes made between the newest row it
+    showed (``seen``) and the tap's own, newest first (another referee's, most often)."""
+    ids = [e["id"] for e in view["history"]]
+    seen = whole(request.form.get("seen", ""))
+    if seen not in ids:
+        return []
+    return view["history"][1:ids.index(seen)]
+
+
+def card_response(player_id: int, error: str | None = None, status: int = 200,
+                  tapped: bool = False, **extra):
     """The player's stats card (htmx) or a redirect to the sheet (plain form); ``extra``
-    (an undo's question) goes to the card too."""
+    (an undo's question) goes to the card too. After a tap made on a screen that was
+    behind, the card says what the tap was applied to."""
     row = rows.get(get_db(), player_id)
     if row is None:
         abort(404)
     if is_htmx():
         view = sheet_view(row)
-        html = render_template("players/_card.html", **view, error=error, **extra) + \
-            history_update(view)
+        behind = missed(view) if tapped else []
+        html = render_template("players/_card.html", **view, error=error, behind=behind,
+                               **extra) + history_update(view)
         return html, status
     if error or extra:
         return sheet_page(row, status, error=error, **extra)
@@ -138,7 +151,7 @@ def run(player_id: int, action):
         action()
     except RuleError as err:
         return card_response(player_id, rule_message(err), 422)
-    return card_response(player_id)
+    return card_response(player_id, tapped=True)
 
 
 REASON_LIMIT = 200  # as the API's (api.models.Reason): refused past it, never cut

@@ -95,3 +95,22 @@ def test_signed_in_again_as_another_referee_the_question_follows_the_session(cli
     url, etag = mark_of(client.get(f"/players/{player['id']}").get_data(as_text=True))
     service.adjust(db, 2, player["id"], {"hp": -1})
     assert client.get(url, headers={"If-None-Match": etag}).get_json()["mine"] is True
+
+
+def test_a_tap_on_a_screen_that_was_behind_says_what_it_applied_to(referee, player, db):
+    from tests.conftest import post
+
+    page = referee.get(f"/players/{player['id']}").get_data(as_text=True)
+    seen = re.search(r'name="seen" value="(\d+)"', page).group(1)
+    service.adjust(db, 2, player["id"], {"hp": -1}, "stray arrow")  # org, elsewhere
+    answer = post(referee, f"/players/{player['id']}/adjust", {"hp": "-1", "seen": seen},
+                  htmx=True).get_data(as_text=True)
+    notice = re.search(r'<div class="notice warn floating stale-tap".*?</div>', answer, re.S)
+    assert notice, "the tap's answer does not say the screen was behind"
+    assert "HP 3 → 2" in notice.group(0) and "org" in notice.group(0)
+    assert db.execute("SELECT hp FROM players WHERE id = ?", [player["id"]]).fetchone()[0] == 1
+    # A tap on a screen that was up to date says nothing of the kind.
+    seen = re.search(r'name="seen" value="(\d+)"', answer).group(1)
+    again = post(referee, f"/players/{player['id']}/adjust", {"hp": "1", "seen": seen},
+                 htmx=True).get_data(as_text=True)
+    assert "stale-tap" not in again
