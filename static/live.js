@@ -41,6 +41,7 @@
   }
 
   function said(change) {
+    if (change.text) return change.text;
     var body = document.body.dataset;
     var text = change.by ? body.liveBy : body.liveAt;
     return (text || "").replace("{by}", change.by || "").replace("{at}", when(change.at));
@@ -133,7 +134,11 @@
     timer = setTimeout(ask, Number(el.dataset.liveEvery) || 2500);
   }
 
-  // A tap's answer brings a new mark with it (the swapped root carries it).
+  // Changes kept on the phone were just sent (static/offline.js): show what they did.
+  document.addEventListener("referee:pocket-sent", function (event) {
+    if (live()) refresh({text: event.detail || ""});
+  });
+
   document.addEventListener("input", function (event) {
     if (event.target && event.target.dataset) event.target.dataset.touched = "1";
   });

@@ -130,15 +130,22 @@ def _missing(player_id: int) -> RuleError:
                      id=player_id)
 
 
+NOTHING_CHANGES = N_("Nothing would change.")
+
+
 def record_change(db: Database, row: dict, new: dict, *, referee_id: int | None, kind: str,
-                  reason: str | Note, undoes: int | None = None) -> dict:
-    """Write the changed fields and their event; bump the version. Inside write()."""
+                  reason: str | Note, undoes: int | None = None, at: str | None = None,
+                  tap: str | None = None) -> dict:
+    """Write the changed fields and their event; bump the version. Inside write().
+
+    ``at`` is when the change was made, if not now (a phone's tap sent later), and
+    ``tap`` the id the phone gave it."""
     changes = _diff(row, new)
     if not changes:
-        raise RuleError(None, N_("Nothing would change."))
+        raise RuleError(None, NOTHING_CHANGES)
     event_id = events.record(db, referee_id=referee_id, player_id=row["id"], kind=kind,
-                             changes=changes, reason=reason, undoes=undoes, at=now(),
-                             sheet=True)
+                             changes=changes, reason=reason, undoes=undoes, at=at or now(),
+                             sheet=True, tap=tap)
     # the row as the event left it (kept by the fold: no second read), else read
     result = ledger.current(db).players.pop(row["id"], None) or rows.get(db, row["id"])
     result["event_id"] = event_id
@@ -166,15 +173,25 @@ def reverted_sheet(row: dict, changes: dict) -> dict:
 
 
 def _change_locked(db: Database, referee_id: int | None, player_id: int, kind: str,
-                   rule: Callable[[stats.Sheet], stats.Sheet], reason: str | Note) -> dict:
+                   rule: Callable[[stats.Sheet], stats.Sheet], reason: str | Note,
+                   at: str | None = None, tap: str | None = None) -> dict:
     row = rows.get(db, player_id)
     if row is None:
         raise _missing(player_id)
     ledger.current(db).players[player_id] = row  # the fold works on this very row
     sheet = rule(rows.sheet(row))
     new = sheet.values()
-    new["wounded_at"] = wound_started(row, sheet.status)
-    return record_change(db, row, new, referee_id=referee_id, kind=kind, reason=reason)
+    new["wounded_at"] = wound_started(row, sheet.status, at)
+    return record_change(db, row, new, referee_id=referee_id, kind=kind, reason=reason,
+                         at=at, tap=tap)
+
+
+def change_in_write(db: Database, referee_id: int | None, player_id: int, kind: str,
+                    rule: Callable[[stats.Sheet], stats.Sheet], reason: str | Note = "",
+                    at: str | None = None, tap: str | None = None) -> dict:
+    """A stat rule on the newest row, inside a write already open (a phone's tap, made
+    ``at`` and named ``tap`` by the phone)."""
+    return _change_locked(db, referee_id, player_id, kind, rule, reason, at, tap)
 
 
 def change_sheet(db: Database, referee_id: int | None, player_id: int, kind: str,

@@ -28,6 +28,7 @@ def record(
     at: str | None = None,
     sheet: bool = False,
     hidden: dict | None = None,
+    tap: str | None = None,
 ) -> int:
     """Append one event and return its id. Call inside store.write().
 
@@ -44,7 +45,7 @@ def record(
         reason = render(note)
     return fold.event(db, player_id=player_id, kind=kind, referee_id=referee_id,
                       changes=changes, reason=reason or "", note=note, undoes=undoes,
-                      at=at or now(), sheet=sheet, hidden=hidden)
+                      at=at or now(), sheet=sheet, hidden=hidden, tap=tap)
 
 
 # An undo row carries what it took back (``undid``: the undone event's kind, changes,

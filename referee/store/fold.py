@@ -167,8 +167,9 @@ def rebased(row: dict, part: dict, force: bool = False) -> dict:
     changes = part["changes"]
     columns = {k: c for k, c in changes.items() if k in PLAYER_COLUMNS}
     hidden = part.get("set") or {}
-    if all(row[k] == c["before"] for k, c in columns.items()):
-        # as the change found them: it lands exactly as it was made
+    if not part.get("replay") and all(row[k] == c["before"] for k, c in columns.items()):
+        # as the change found them: it lands exactly as it was made (a phone's tap held on
+        # arrival is always replayed by its rule: it broke a bound as made)
         return {**{k: c["after"] for k, c in columns.items()}, **hidden}
     new: dict = dict(hidden)
     kind = part["kind"]
@@ -233,7 +234,7 @@ def apply_event(db: Database, part: dict, force: bool = False) -> int:
         "reason": part["reason"], "undoes": part.get("undoes"),
         "note": None if part.get("note") is None else json.dumps(
             part["note"], ensure_ascii=False, sort_keys=True),
-        "ord": ord_})
+        "ord": ord_, "tap": part.get("tap")})
     if part["player"] is not None and part.get("sheet", True):
         written = {**new, "version": current["version"] + 1, "updated_at": part["at"]}
         update(db, "players", {"id": part["player"]}, written, row=current)
@@ -244,7 +245,7 @@ def apply_event(db: Database, part: dict, force: bool = False) -> int:
 
 def event(db: Database, *, player_id: int | None, kind: str, referee_id: int | None,
           changes: dict, reason: str, note: dict | None, undoes: int | None, at: str,
-          sheet: bool = True, hidden: dict | None = None) -> int:
+          sheet: bool = True, hidden: dict | None = None, tap: str | None = None) -> int:
     """A station's own player event: written, captured, and its id returned.
 
     With ``sheet`` the changes are also made on the player's row (a tap, an edit, a
@@ -255,6 +256,8 @@ def event(db: Database, *, player_id: int | None, kind: str, referee_id: int | N
             "note": note, "undoes": undoes, "at": at, "sheet": sheet}
     if hidden:
         part["set"] = hidden
+    if tap:  # a phone's tap: its id makes a second arrival of it a clash, never a double
+        part["tap"] = tap
     apply_event(db, part)
     ledger.capture(tx, part)
     return part["id"]

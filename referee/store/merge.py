@@ -311,7 +311,10 @@ def _hold(db: Database, fact: dict, index: int, part: dict, err: RuleError) -> N
 # --- settling conflicts ------------------------------------------------------------------
 
 def held_part(db: Database, conflict: dict) -> dict:
-    """The change a conflict holds, as its station wrote it."""
+    """The change a conflict holds, as its station wrote it (or, for a phone's tap held
+    on arrival, as kept in the conflict itself)."""
+    if conflict.get("held"):
+        return json.loads(conflict["held"])
     body = fetch(db, "SELECT body FROM log WHERE gid = ?", [conflict["gid"]])[0]["body"]
     return json.loads(body)[conflict["part"]]
 

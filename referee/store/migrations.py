@@ -502,3 +502,15 @@ def m014_game_readings(db: Database) -> None:
     Games stored before keep NULL: the service reads them under the reading their steps
     need, and marks it on their first step after the upgrade."""
     db.execute("ALTER TABLE games ADD COLUMN reading INTEGER")
+
+
+@migrations()
+def m016_phone_taps(db: Database) -> None:
+    """Taps a phone kept while out of reach (issue 23): each carries the id the phone gave
+    it, stored with its event (``events.tap``, unique), so a tap sent twice, to this
+    station or another, is applied once; a tap whose bound breaks only on arrival is held
+    as a conflict whose change is kept in the row itself (``conflicts.held``: it came from
+    a phone, not from another station's log)."""
+    db.execute("ALTER TABLE events ADD COLUMN tap TEXT")
+    db.execute("CREATE UNIQUE INDEX events_tap ON events(tap) WHERE tap IS NOT NULL")
+    db.execute("ALTER TABLE conflicts ADD COLUMN held TEXT")

@@ -40,7 +40,8 @@ def _player_mark(player_id: int) -> str | None:
     return f"p{player_id}.{row['version']}.{row['status']}.{row['held']}"
 
 
-def _event_mark() -> str:
+def event_mark() -> str:
+    """The mark of everything recorded: every event and every game step."""
     db = get_db()
     events = db.execute("SELECT n FROM tallies WHERE name = 'events'").fetchone()
     steps = db.execute("SELECT max(id) FROM game_actions").fetchone()
@@ -107,7 +108,7 @@ def player(player_id: int):
 def everything():
     """Has anything been recorded (the players list, the feed, the game lists)?"""
     _signed_in()
-    return _answer(_event_mark(), lambda: _latest_event(None))
+    return _answer(event_mark(), lambda: _latest_event(None))
 
 
 @bp.get("/live/games/<kind>/<int:number>")
@@ -142,7 +143,7 @@ def live_attrs(scope: str, *args: object) -> Markup:
         url = url_for("live.game", kind=args[0], number=args[1])
         mark = _game_mark(str(args[0]), int(args[1]))  # type: ignore[call-overload]
     else:
-        url, mark = url_for("live.everything"), _event_mark()
+        url, mark = url_for("live.everything"), event_mark()
     etag = f'"{mark}"' if mark else ""
     return Markup(f'data-live="{escape(url)}" data-live-etag="{escape(etag)}" '
                   f'data-live-every="{INTERVAL_MS}"')
