@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -94,10 +95,8 @@ def main() -> None:
                     "127.0.0.1", "--port", str(port)], port)
     try:
         cookie = sign_in(port)
-        tokens = subprocess.run(
-            [sys.executable, "-c", "import sqlite3,sys; print('\\n'.join(r[0] for r in "
-             "sqlite3.connect(sys.argv[1]).execute('SELECT passport_token FROM players')))",
-             db], check=True, capture_output=True, text=True).stdout.split()
+        with sqlite3.connect(db) as conn:
+            tokens = [r[0] for r in conn.execute("SELECT passport_token FROM players")]
         players = len(tokens)
         kinds = [f"/players/{1 + n % players}" for n in range(10)] + ["/", "/events"] + \
             [f"/p/{t}" for t in tokens[:5]]
@@ -118,12 +117,10 @@ def main() -> None:
             t.start()
         time.sleep(INTERVAL)  # every screen has started asking
         before, t0 = cpu_seconds(server.pid), time.monotonic()
-        asked_before = len(latencies)
         time.sleep(args.seconds)
         share = (cpu_seconds(server.pid) - before) / (time.monotonic() - t0)
         for t in threads:
             t.join()
-        del asked_before
     finally:
         server.terminate()
         server.wait()

@@ -105,7 +105,7 @@ def test_a_tap_on_a_screen_that_was_behind_says_what_it_applied_to(referee, play
     service.adjust(db, 2, player["id"], {"hp": -1}, "stray arrow")  # org, elsewhere
     answer = post(referee, f"/players/{player['id']}/adjust", {"hp": "-1", "seen": seen},
                   htmx=True).get_data(as_text=True)
-    notice = re.search(r'<div class="notice warn floating stale-tap".*?</div>', answer, re.S)
+    notice = re.search(r'<div class="notice warn floating stale-tap".*?</div>', answer, re.DOTALL)
     assert notice, "the tap's answer does not say the screen was behind"
     assert "HP 3 → 2" in notice.group(0) and "org" in notice.group(0)
     assert db.execute("SELECT hp FROM players WHERE id = ?", [player["id"]]).fetchone()[0] == 1
