@@ -77,7 +77,11 @@
     var waiting = list.filter(function (t) { return !t.error; }).length;
     var damaged = list.length - waiting;
     button.hidden = list.length === 0;
-    button.textContent = damaged ? say("pocketDamaged", list.length) : say("pocketSend", waiting);
+    button.innerHTML = "";
+    button.appendChild(el("span", {"aria-hidden": "true", text: "↑ " + list.length}));
+    button.appendChild(el("span", {"class": "sr-only",
+      text: damaged ? say("pocketDamaged", list.length) : say("pocketSend", waiting)}));
+    button.title = button.lastChild.textContent;
     button.dataset.count = String(list.length);
   }
 
@@ -244,6 +248,13 @@
     main.appendChild(el("section", {"class": "panel"}, [el("h1", {text: words.players}), input, rows]));
   }
 
+  function newId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+
   var BOUNDS = {hp: [0, "hp_max"], chance: [0, "chance_max"], cartridges: [0, 999], level: [1, 10]};
 
   function within(p, k, v) {
@@ -263,26 +274,28 @@
     var card = el("section", {"class": "card offline-card", id: "player-" + id, "data-player": String(id)}, [
       el("h1", {"class": "character", text: p.character}),
       p.player ? el("div", {"class": "muted", text: p.player}) : null]);
+    var stats = el("div", {"class": "stats"});
+    card.appendChild(stats);
     Object.keys(BOUNDS).forEach(function (k) {
       var now = value(p, pending, k);
       var max = k === "hp" ? "/" + p.hp_max : k === "chance" ? "/" + p.chance_max : "";
-      var out = el("output", {"data-stat": k, text: String(now) + max});
-      if (pending[k]) out.appendChild(el("span", {"class": "pending-mark", text: " " + words.pending}));
+      var out = el("output", {"class": "value", "data-stat": k, text: String(now)});
+      if (max) out.appendChild(el("small", {text: max}));
+      if (pending[k]) out.appendChild(el("small", {"class": "pending-mark block", text: words.pending}));
       function tap(delta) {
         var next = value(p, pendingFor(list, id), k) + delta;
         if (!within(p, k, next)) { floating(words.bound); return; }
         var values = {}; values[k] = delta;
-        var t = {id: (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + "-" + Math.random().toString(36).slice(2)),
-                 player: id, kind: "adjust", values: values, reason: reason.value.trim(), made: Date.now(),
-                 referee: me || (copy.referee && copy.referee.id), name: p.character};
+        var t = {id: newId(), player: id, kind: "adjust", values: values, reason: reason.value.trim(),
+                 made: Date.now(), referee: me || (copy.referee && copy.referee.id), name: p.character};
         list.push(t);
         keep(t).then(function () { redraw(); });
       }
-      var minus = el("button", {type: "button", "class": "btn step", "aria-label": words[k] + " −1", text: "−"});
-      var plus = el("button", {type: "button", "class": "btn step", "aria-label": words[k] + " +1", text: "+"});
+      var minus = el("button", {type: "button", "class": "tap minus", "aria-label": words[k] + " −1", text: "−"});
+      var plus = el("button", {type: "button", "class": "tap plus", "aria-label": words[k] + " +1", text: "+"});
       minus.addEventListener("click", function () { tap(-1); });
       plus.addEventListener("click", function () { tap(1); });
-      card.appendChild(el("div", {"class": "stat offline-stat"}, [el("span", {"class": "label", text: words[k]}), minus, out, plus]));
+      stats.appendChild(el("div", {"class": "stat"}, [el("span", {"class": "label", text: words[k]}), minus, out, plus]));
     });
     card.appendChild(reason);
     // Set exact values, kept the same way
@@ -301,7 +314,7 @@
       });
       var bad = Object.keys(values).filter(function (k) { return !within(p, k, values[k]); });
       if (!Object.keys(values).length || bad.length) { floating(words.bound); return; }
-      var t = {id: crypto.randomUUID ? crypto.randomUUID() : String(Date.now()), player: id, kind: "set",
+      var t = {id: newId(), player: id, kind: "set",
                values: values, reason: reason.value.trim(), made: Date.now(), referee: me || copy.referee.id, name: p.character};
       list.push(t);
       keep(t).then(function () { redraw(); });
@@ -360,8 +373,16 @@
       });
     };
     drawn();
-    // Back in reach: the page itself again, which sends what waits
-    window.addEventListener("online", function () { window.location.reload(); });
+    // Back in reach: the page itself again, which sends what waits. A phone on some Wi-Fi
+    // or mobile data says it is online while no station answers, so ask one every few
+    // seconds too, and on the browser's "online" at once.
+    function probe() {
+      fetch("/live/events", {credentials: "same-origin", cache: "no-store"})
+        .then(function () { window.location.reload(); })
+        .catch(function () { setTimeout(probe, 4000); });
+    }
+    setTimeout(probe, 4000);
+    window.addEventListener("online", probe);
   }
 
   // --- wiring ----------------------------------------------------------------------------

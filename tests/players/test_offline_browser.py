@@ -1,0 +1,145 @@
+"""The phone out of the station's Wi-Fi (issue 23, points 3-5): it reads the list and the
+sheets from its copy, keeps taps (through a closed and reopened browser), and sends them
+once back in reach: each applied once, the last token spent twice held as a conflict."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.players import service
+from referee.store import merge
+from tests.browser_fixtures import CHROMIUM_ARGS, shoot
+from tests.players.test_browser import sign_in
+
+pytestmark = pytest.mark.browser
+
+CASES = [({"width": 390, "height": 844}, "light", "en-US", "Send 3 changes"),
+         ({"width": 360, "height": 740}, "dark", "ru-RU", "Отправить изменения: 3")]
+
+
+def phone(browser, folder, size, scheme, locale):
+    """A phone whose browser keeps its data in ``folder`` (closing it loses nothing)."""
+    context = browser.browser_type.launch_persistent_context(
+        str(folder), executable_path=browser_path(browser), args=CHROMIUM_ARGS,
+        viewport=size, is_mobile=True, has_touch=True, locale=locale,
+        color_scheme=scheme, device_scale_factor=2)
+    context.set_default_timeout(15_000)
+    return context
+
+
+def browser_path(browser) -> str:
+    from tests.browser_fixtures import chromium_path
+
+    return chromium_path()
+
+
+def ready_offline(page) -> None:
+    """Wait until the service worker controls the page and the copy is on the phone."""
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.ready"
+                           ".then(() => true)")
+    if not page.evaluate("() => !!navigator.serviceWorker.controller"):
+        page.reload()  # the first page was fetched before the worker took over
+    page.wait_for_function("() => !!navigator.serviceWorker.controller")
+    page.wait_for_function("""() => new Promise((done) => {
+        const r = indexedDB.open('referee-pocket', 1);
+        r.onsuccess = () => { const db = r.result;
+          if (!db.objectStoreNames.contains('copy')) { db.close(); return done(false); }
+          const g = db.transaction('copy').objectStore('copy').get('event');
+          g.onsuccess = () => { db.close(); done(!!g.result); }; };
+        r.onerror = () => done(false); })""")
+
+
+def shown(page, player_id: int, stat: str) -> str:
+    return page.locator(f"#player-{player_id} output[data-stat={stat}]").evaluate(
+        "el => el.firstChild.textContent.trim()")
+
+
+@pytest.mark.parametrize(("size", "scheme", "locale", "send_label"), CASES)
+def test_read_and_tap_offline_then_each_tap_lands_once_and_a_broken_bound_is_held(
+        browser, live_server, db, tmp_path, size, scheme, locale, send_label):
+    hale = service.create(db, None, {"character": "Corporal Hale", "player": "Ivan",
+                                     "hp_max": 3, "chance_max": 2, "cartridges": 4,
+                                     "suit": "S"})
+    service.create(db, None, {"character": "Атаманша Дуся", "hp_max": 5, "chance_max": 1,
+                              "cartridges": 5, "suit": "H"})
+    folder = tmp_path / "phone"
+    context = phone(browser, folder, size, scheme, locale)
+    page = context.new_page()
+    sign_in(page, live_server)
+    ready_offline(page)
+
+    # Out of reach: the list (with search) and the sheet come from the copy.
+    context.set_offline(True)
+    page.goto(f"{live_server}/")
+    page.wait_for_selector(".offline-banner")
+    page.fill("#main input[type=search]", "дус")
+    page.wait_for_function("() => document.querySelectorAll('#offline-list li').length === 1")
+    page.goto(f"{live_server}/players/{hale['id']}")
+    page.wait_for_selector(f"#player-{hale['id']}")
+    assert shown(page, hale["id"], "hp") == "3"
+
+    # Three taps kept: two HP and the last-but-one chance token.
+    for label in ("HP −1", "HP −1"):
+        page.get_by_role("button", name=label.replace("HP", "ХП") if locale == "ru-RU"
+                         else label).tap()
+    page.get_by_role("button", name=("Шанс −1" if locale == "ru-RU" else "Chance −1")).tap()
+    page.wait_for_function("() => document.getElementById('pending').dataset.count === '3'")
+    assert shown(page, hale["id"], "hp") == "1"
+    assert page.locator("#pending .sr-only").text_content() == send_label
+    shoot(page, f"offline-sheet-{locale}")
+    context.close()
+
+    # Meanwhile a referee at the station spends Hale's last token but one: the kept
+    # chance tap will find the last one gone.
+    service.adjust(db, 2, hale["id"], {"chance": -2})
+
+    # The browser closed and opened again, still out of reach: the taps are still there.
+    context = phone(browser, folder, size, scheme, locale)
+    context.set_offline(True)
+    page = context.new_page()
+    page.goto(f"{live_server}/players/{hale['id']}")
+    page.wait_for_function("() => document.getElementById('pending').dataset.count === '3'")
+    assert shown(page, hale["id"], "hp") == "1"
+
+    # Back in reach: the browser's "online" brings the page back, which sends what waits;
+    # each is applied once, the broken bound is held.
+    context.set_offline(False)
+    page.wait_for_url(lambda url: "/login" in url or url.endswith(f"/players/{hale['id']}"))
+    page.wait_for_load_state()
+    if "/login" in page.url:  # the browser forgot its session cookie on closing
+        sign_in(page, live_server)
+        page.goto(f"{live_server}/players/{hale['id']}")
+    page.wait_for_selector("main[data-live]")
+    page.wait_for_function("() => document.getElementById('pending').hidden")
+    hp, chance = db.execute("SELECT hp, chance FROM players WHERE id = ?",
+                            [hale["id"]]).fetchone()
+    assert (hp, chance) == (1, 0)
+    assert db.execute("SELECT count(*) FROM events WHERE tap IS NOT NULL").fetchone()[0] == 2
+    (held,) = merge.conflicts(db, "held")
+    assert held["player_id"] == hale["id"] and held["change"]["changes"]["chance"]
+    # Sending again (a reload) applies nothing twice.
+    page.reload()
+    page.wait_for_function("() => document.getElementById('pending').hidden")
+    assert db.execute("SELECT hp FROM players WHERE id = ?", [hale["id"]]).fetchone()[0] == 1
+    context.close()
+
+
+def test_signing_out_clears_the_phones_copy(browser, live_server, db, tmp_path):
+    service.create(db, None, {"character": "Corporal Hale", "hp_max": 3, "chance_max": 2,
+                              "cartridges": 4, "suit": "S"})
+    context = phone(browser, tmp_path / "phone", {"width": 360, "height": 740}, "dark",
+                    "en-US")
+    page = context.new_page()
+    sign_in(page, live_server)
+    ready_offline(page)
+    page.locator("form[data-sign-out] button").click()
+    page.wait_for_url(f"{live_server}/login*")
+    page.wait_for_function("""() => new Promise((done) => {
+        const r = indexedDB.open('referee-pocket', 1);
+        r.onsuccess = () => { const db = r.result;
+          const empty = !db.objectStoreNames.contains('copy');
+          if (empty) { db.close(); return done(true); }
+          const g = db.transaction('copy').objectStore('copy').get('event');
+          g.onsuccess = () => { db.close(); done(!g.result); }; }; })""")
+    page.wait_for_function("() => caches.keys().then((k) => k.length === 0)")
+    context.close()
