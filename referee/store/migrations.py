@@ -502,3 +502,18 @@ def m014_game_readings(db: Database) -> None:
     Games stored before keep NULL: the service reads them under the reading their steps
     need, and marks it on their first step after the upgrade."""
     db.execute("ALTER TABLE games ADD COLUMN reading INTEGER")
+
+
+@migrations()
+def m015_retired_passports(db: Database) -> None:
+    """Passports that were reissued (issue 23): a scanned old passport is told apart from a
+    code that was never one of this event's, so the referee can ask for the new one.
+
+    Only a hash of the old token is kept (``players.token_hash``): the token was a key
+    and a list of them would be one too. Written through fold like any projection row,
+    so it travels to the other stations with the reissue. Reissues made before this
+    migration kept nothing of the old token: their passports read as unknown codes."""
+    db["retired_passports"].create(
+        {"id": int, "player_id": int, "token_hash": str, "at": str}, pk="id",
+        not_null={"player_id", "token_hash", "at"})
+    db["retired_passports"].create_index(["token_hash"])

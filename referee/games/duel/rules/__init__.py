@@ -73,17 +73,35 @@ def _canonical(d: Duelist) -> Duelist:
     return replace(d, suit=suit, duel_deck=sort_codes(c.code for c in deck))
 
 
+def _fights(d: Duelist) -> None:
+    if not d.can_fight or d.hp <= 0:
+        raise RuleError("D4", m.CANNOT_FIGHT, player=_label(d))
+
+
+def _pays(d: Duelist) -> None:
+    if d.cartridges < 1:
+        raise RuleError("D4", m.NO_CARTRIDGE_START, player=_label(d))
+
+
+def may_duel(d: Duelist, other: object = None) -> None:
+    """D4 for one duelist, before the other is known (a scanned passport in a slot): able
+    to fight, holding a cartridge, not the player ``other`` already in the other slot."""
+    d = _canonical(d)
+    if other is not None and d.player == other:
+        raise RuleError("D4", m.SAME_PLAYER)
+    _fights(d)
+    _pays(d)
+
+
 def start(a: Duelist, b: Duelist) -> DuelState:
     """Open a duel between two duelists (D4) and take each one's cartridge."""
     a, b = _canonical(a), _canonical(b)
     if a.player == b.player:
         raise RuleError("D4", m.SAME_PLAYER)
     for d in (a, b):
-        if not d.can_fight or d.hp <= 0:
-            raise RuleError("D4", m.CANNOT_FIGHT, player=_label(d))
+        _fights(d)
     for d in (a, b):
-        if d.cartridges < 1:
-            raise RuleError("D4", m.NO_CARTRIDGE_START, player=_label(d))
+        _pays(d)
     sides = [
         Side(start=d, hp=d.hp, chance=d.chance, cartridges=d.cartridges - 1,
              duel_deck=d.duel_deck, cartridges_paid=1)
@@ -342,6 +360,7 @@ __all__ = [
     "effects",
     "effects_between",
     "hand_cards_allowed",
+    "may_duel",
     "preview",
     "record_to_dict",
     "replay",
