@@ -54,7 +54,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from referee.games.underworld import web as underworld
     from referee.https import web as https
     from referee.players import feed as events
-    from referee.players import passport
+    from referee.players import passport, scan
     from referee.players import pocket_web as pocket
     from referee.players import web as players
     from referee.printing import web as printing
@@ -74,7 +74,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     for blueprint in (
             auth.bp, players.bp, passport.bp, events.bp, api.bp, printing.bp, games.bp,
             duels.bp, api_duels.bp, coup.bp, api_coup.bp, underworld.bp, underworld.old,
-            api_underworld.bp, berserk.bp, berserk_squads.bp, api_berserk.bp, api_stations.bp, stations.bp, https.bp, live.bp, pocket.bp):
+            api_underworld.bp, berserk.bp, berserk_squads.bp, api_berserk.bp, api_stations.bp, stations.bp, https.bp, live.bp, pocket.bp, scan.bp):
         app.register_blueprint(blueprint)
     throttle.init_app(app)  # after the routes: it wraps the sign-in views
 

@@ -271,7 +271,11 @@ def reissue(db: Database, referee_id: int | None, player_id: int, reason: str = 
         row = rows.get(db, player_id)
         if row is None:
             raise _missing(player_id)
-        # The token itself is a secret: the event records that it changed, not its value.
+        # The token itself is a secret: the event records that it changed, not its value;
+        # the old one is kept as a hash, so a scan of the old passport says it was reissued.
+        fold.row(db, "retired_passports", {
+            "id": new_id(db, "retired_passports"), "player_id": player_id,
+            "token_hash": rows.token_hash(row["passport_token"]), "at": now()})
         events.record(db, referee_id=referee_id, player_id=player_id, kind="reissue",
                       changes={"passport": {"before": "old", "after": "new"}},
                       reason=reason, sheet=True, hidden={"passport_token": new_token()})

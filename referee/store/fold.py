@@ -26,7 +26,7 @@ KEYS = {"players": ("id",), "events": ("id",), "games": ("id",),
         "game_players": ("game_id", "seat"), "game_actions": ("id",), "referees": ("id",),
         "berserk_squads": ("id",), "berserk_squad_edits": ("id",),
         "berserk_decks": ("id",), "berserk_deck_edits": ("id",), "settings": ("key",),
-        "conflicts": ("id",), "stations": ("id",)}
+        "conflicts": ("id",), "stations": ("id",), "retired_passports": ("id",)}
 GAME_TABLES = {"games", "game_players", "game_actions"}
 PLAYER_COLUMNS = ("character", "player", "hp", "hp_max", "chance", "chance_max",
                   "cartridges", "level", "status", "suit", "duel_deck", "notes",

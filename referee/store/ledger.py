@@ -247,7 +247,7 @@ def identity(db: Database, *, name: str, number: int | None, event: str, event_k
 SNAPSHOT = (("referees", "id"), ("settings", "key"), ("players", "id"), ("events", "id"),
             ("games", "id"), ("game_players", "game_id, seat"), ("game_actions", "id"),
             ("berserk_squads", "id"), ("berserk_squad_edits", "id"), ("berserk_decks", "id"),
-            ("berserk_deck_edits", "id"))
+            ("berserk_deck_edits", "id"), ("retired_passports", "id"))
 LOCAL_SETTINGS = {"secret_key"}  # each station signs its own sessions
 
 

@@ -505,6 +505,21 @@ def m014_game_readings(db: Database) -> None:
 
 
 @migrations()
+def m015_retired_passports(db: Database) -> None:
+    """Passports that were reissued (issue 23): a scanned old passport is told apart from a
+    code that was never one of this event's, so the referee can ask for the new one.
+
+    Only a hash of the old token is kept (``players.token_hash``): the token was a key
+    and a list of them would be one too. Written through fold like any projection row,
+    so it travels to the other stations with the reissue. Reissues made before this
+    migration kept nothing of the old token: their passports read as unknown codes."""
+    db["retired_passports"].create(
+        {"id": int, "player_id": int, "token_hash": str, "at": str}, pk="id",
+        not_null={"player_id", "token_hash", "at"})
+    db["retired_passports"].create_index(["token_hash"])
+
+
+@migrations()
 def m016_phone_taps(db: Database) -> None:
     """Taps a phone kept while out of reach (issue 23): each carries the id the phone gave
     it, stored with its event (``events.tap``, unique), so a tap sent twice, to this

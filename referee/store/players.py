@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from sqlite_utils import Database
 
 from referee.rules.stats import Sheet
@@ -19,6 +21,18 @@ def get(db: Database, player_id: int) -> dict | None:
 def by_token(db: Database, token: str) -> dict | None:
     """The player whose current passport token this is, or None."""
     rows = fetch(db, "SELECT * FROM players WHERE passport_token = ?", [token])
+    return rows[0] if rows else None
+
+
+def token_hash(token: str) -> str:
+    """What is kept of a reissued passport's token: enough to recognise it, not to use it."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def by_retired_token(db: Database, token: str) -> dict | None:
+    """The player whose passport once carried this token and was reissued since, or None."""
+    rows = fetch(db, "SELECT p.* FROM retired_passports r JOIN players p ON p.id = r.player_id"
+                     " WHERE r.token_hash = ? LIMIT 1", [token_hash(token)])
     return rows[0] if rows else None
 
 

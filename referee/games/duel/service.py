@@ -117,6 +117,11 @@ def check_start(db: Database, a_id: int, b_id: int) -> DuelState:
     return duel.start(snapshot(_player(db, a_id)), snapshot(_player(db, b_id)))
 
 
+def check_duelist(db: Database, player_id: int, other: int | None = None) -> None:
+    """RuleError (D4) if this player may not take a duel's slot now, opposite ``other``."""
+    duel.may_duel(snapshot(_player(db, player_id)), other)
+
+
 def _view(db: Database, game: games.Game, seated: dict[int, str] | None = None) -> DuelView:
     """The duel as screens read it; ``seated`` (player id → character) when a list knows."""
     if seated is None:

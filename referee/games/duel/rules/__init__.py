@@ -91,6 +91,14 @@ def check_duelist(d: Duelist) -> None:
     _armed(d)
 
 
+def may_duel(d: Duelist, other: object = None) -> None:
+    """D4 for one duelist, before the other is known (a scanned passport in a slot): able
+    to fight, holding a cartridge, not the player ``other`` already in the other slot."""
+    if other is not None and _canonical(d).player == other:
+        raise RuleError("D4", m.SAME_PLAYER)
+    check_duelist(d)
+
+
 def start(a: Duelist, b: Duelist) -> DuelState:
     """Open a duel between two duelists (D4) and take each one's cartridge."""
     a, b = _canonical(a), _canonical(b)
@@ -359,6 +367,7 @@ __all__ = [
     "effects",
     "effects_between",
     "hand_cards_allowed",
+    "may_duel",
     "preview",
     "record_to_dict",
     "replay",
