@@ -117,6 +117,7 @@ def test_read_and_tap_offline_then_each_tap_lands_once_and_a_broken_bound_is_hel
     assert db.execute("SELECT count(*) FROM events WHERE tap IS NOT NULL").fetchone()[0] == 2
     (held,) = merge.conflicts(db, "held")
     assert held["player_id"] == hale["id"] and held["change"]["changes"]["chance"]
+    assert not page.locator("#pending").is_visible()  # nothing waits: nothing shown
     # Sending again (a reload) applies nothing twice.
     page.reload()
     page.wait_for_function("() => document.getElementById('pending').hidden")
