@@ -144,3 +144,22 @@ def test_signing_out_clears_the_phones_copy(browser, live_server, db, tmp_path):
           g.onsuccess = () => { db.close(); done(!g.result); }; }; })""")
     page.wait_for_function("() => caches.keys().then((k) => k.length === 0)")
     context.close()
+
+
+def test_the_app_can_be_installed_on_localhost(browser, live_server, db, tmp_path):
+    """Chromium's own check: a manifest with name and icons, a service worker that
+    answers pages out of reach, served from a secure origin (localhost here; an event's
+    --https with its authority trusted, on a phone)."""
+    context = phone(browser, tmp_path / "phone", {"width": 390, "height": 844}, "light",
+                    "en-US")
+    page = context.new_page()
+    sign_in(page, live_server)
+    ready_offline(page)
+    cdp = context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == [], manifest["errors"]
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    colours = page.evaluate("() => [...document.querySelectorAll('meta[name=theme-color]')]"
+                            ".map((m) => m.media)")
+    assert colours == ["(prefers-color-scheme: light)", "(prefers-color-scheme: dark)"]
+    context.close()
