@@ -1,4 +1,5 @@
-"""The pocket referee's costs (issue 23): what open screens cost the server while idle.
+"""The pocket referee's costs (issue 23): what open screens cost the server while idle,
+and how light the phone's offline copy is.
 
 Starts `referee serve` on a demo event, signs in once, then keeps N screens open: each
 asks its /live address every 2.5 s with If-None-Match, as static/live.js does (sheets,
@@ -7,13 +8,21 @@ every answer is a 304. Prints the server process's CPU share of one core (from /
 while idle alone and with the screens open, side by side in one run, the CPU a 304
 costs, and its latency.
 
+Then, on an event of 1,000 players with 10,000 changes (bench_scale.make_event): the
+bytes (gzipped, as sent) that the service worker and the offline copy add to a phone's
+first visit; the time to send 500 kept taps in one go; and, in Chromium out of reach,
+the time from asking for a sheet to seeing it drawn from the copy (median of 7).
+
     .venv/bin/python benchmarks/bench_pocket.py [--screens 100] [--seconds 30]
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
+import json
+import os
 import re
 import sqlite3
 import statistics
@@ -24,6 +33,7 @@ import threading
 import time
 import urllib.parse
 
+from bench_scale import make_event
 from bench_stats import cpu_seconds, free_port, pct, start
 
 INTERVAL = 2.5  # seconds between two questions of one screen (live.INTERVAL_MS)
@@ -80,11 +90,117 @@ def screen(port: int, cookie: str, url: str, etag: str, until: float, latencies:
         latencies.extend(mine)
 
 
+def fetch_gz(port: int, cookie: str, path: str) -> tuple[int, bytes]:
+    """(bytes on the wire, the body) of a GET that accepts gzip."""
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    conn.request("GET", path, headers={"Cookie": cookie, "Accept-Encoding": "gzip"})
+    response = conn.getresponse()
+    raw = response.read()
+    if response.status != 200:
+        raise SystemExit(f"{path}: {response.status}")
+    body = gzip.decompress(raw) if response.getheader("Content-Encoding") == "gzip" else raw
+    return len(raw), body
+
+
+def light(folder: str) -> None:
+    """Point 8 of issue 23, on 1,000 players."""
+    db = f"{folder}/light.db"
+    make_event(db, 1000, 10_000)
+    port = free_port()
+    server = start([sys.executable, "-m", "referee.cli", "serve", "--db", db, "--host",
+                    "127.0.0.1", "--port", str(port)], port)
+    try:
+        cookie = sign_in(port)
+        _, page = fetch_gz(port, cookie, "/")
+        page_text = page.decode()
+        offline_js = re.search(r'src="(/static/offline\.js\?v=[^"]+)"', page_text).group(1)
+        csrf = re.search(r'"X-CSRF-Token": "([^"]+)"', page_text).group(1)
+        sizes = {path: fetch_gz(port, cookie, path)[0] for path in (
+            "/sw.js", offline_js, "/offline", "/offline/data.json")}
+        copy = json.loads(fetch_gz(port, cookie, "/offline/data.json")[1])
+        print(f"first visit adds {sum(sizes.values()) / 1024:.1f} KB gzipped for "
+              f"{len(copy['players'])} players (goal 150 KB): " + ", ".join(
+                  f"{p.split('?')[0]} {n / 1024:.1f} KB" for p, n in sizes.items()))
+
+        now_ms = int(time.time() * 1000)
+        taps = [{"id": f"bench-{n:06d}-tap", "player": 1 + n % 500, "kind": "adjust",
+                 "values": {"cartridges": 1 if n % 2 else -1}, "reason": "",
+                 "made": now_ms - 60_000 + n, "referee": 1} for n in range(500)]
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        t0 = time.perf_counter()
+        conn.request("POST", "/offline/taps", body=json.dumps({"taps": taps, "sent": now_ms}),
+                     headers={"Cookie": cookie, "Content-Type": "application/json",
+                              "X-CSRF-Token": csrf})
+        response = conn.getresponse()
+        answer = json.loads(response.read())
+        took = time.perf_counter() - t0
+        applied = sum(r["status"] == "applied" for r in answer["results"])
+        print(f"500 kept taps sent in one go: {took:.2f} s (goal 5 s), {applied} applied")
+        print(f"a sheet drawn offline from the copy: {offline_sheet_ms(port, folder):.0f} ms "
+              "median of 7 (goal 300 ms)")
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def offline_sheet_ms(port: int, folder: str) -> float:
+    """In Chromium out of reach: asking for a sheet until it is drawn from the copy."""
+    from playwright.sync_api import sync_playwright
+
+    base = f"http://127.0.0.1:{port}"
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            os.path.join(folder, "phone"), executable_path=os.environ.get(
+                "CHROMIUM", "/usr/bin/chromium"), args=args,
+            viewport={"width": 360, "height": 740})
+        page = context.new_page()
+        page.goto(base + "/login")
+        page.fill("input[name=name]", "demo")
+        page.fill("input[name=password]", "demo")
+        page.click("button[type=submit]")
+        page.wait_for_url(base + "/")
+        page.wait_for_function("() => navigator.serviceWorker.ready.then(() => true)")
+        page.reload()
+        page.wait_for_function("() => !!navigator.serviceWorker.controller")
+        page.wait_for_function("""() => new Promise((done) => {
+            const r = indexedDB.open('referee-pocket', 1);
+            r.onsuccess = () => { const db = r.result;
+              if (!db.objectStoreNames.contains('copy')) { db.close(); return done(false); }
+              const g = db.transaction('copy').objectStore('copy').get('event');
+              g.onsuccess = () => { db.close(); done(!!g.result); }; }; })""",
+                               timeout=60_000)
+        keys = page.evaluate("""() => new Promise((done) => {
+            const r = indexedDB.open('referee-pocket', 1);
+            r.onsuccess = () => { const g = r.result.transaction('copy').objectStore('copy')
+              .get('event'); g.onsuccess = () => done(Object.keys(g.result)); }; })""")
+        print("copy keys", keys)
+        context.set_offline(True)
+        times = []
+        for n in range(7):
+            player = 100 + 97 * n
+            t0 = time.perf_counter()
+            page.goto(f"{base}/players/{player}")
+            try:
+                page.wait_for_selector(f"#player-{player}", timeout=10_000)
+            except Exception:
+                raise SystemExit("not drawn: " + page.inner_text("body")[:500]) from None
+            times.append((time.perf_counter() - t0) * 1000)
+        context.close()
+    return statistics.median(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--screens", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--only", choices=("idle", "light"), default=None)
     args = parser.parse_args()
+    if args.only != "idle":
+        light(tempfile.mkdtemp(prefix="referee-bench-"))
+        if args.only == "light":
+            return
 
     folder = tempfile.mkdtemp(prefix="referee-bench-")
     db = f"{folder}/bench.db"
