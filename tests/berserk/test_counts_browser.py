@@ -144,13 +144,19 @@ def test_B12_B14_enter_in_the_card_search_adds_the_one_card_it_finds(phone_of, l
     search.fill("шептун" if russian else "whisper")
     expect(page.locator("li.deck-card:visible")).to_have_count(1)
     expect(page.locator("li.deck-card:visible")).to_have_attribute("data-code", "B09")
+    page.wait_for_function(SETTLED)
+    before = page.evaluate("scrollY")
     search.press("Enter")
     expect(builder).to_have_attribute("data-cards", "1")
+    page.wait_for_function(SETTLED)
+    assert page.evaluate("scrollY") == before  # the page stays where it was
     expect(page.locator("li[data-code='B09']")).to_have_attribute("data-count", "1")
     # The search stays as typed, with the cursor: Enter again adds another copy.
     assert page.evaluate("document.activeElement.id") == "squad-search"
     search.press("Enter")
     expect(builder).to_have_attribute("data-cards", "2")
+    page.wait_for_function(SETTLED)
+    assert page.evaluate("scrollY") == before
     shoot(page, f"find-{combo[0]['width']}-{combo[2]}-squad")
     # A code typed in full finds its card alone (B1 is B01, not B10–B19 too).
     search.fill("b1")
