@@ -126,6 +126,40 @@
     });
   });
 
+  // A count that changes (+, −, a typed count) answers with the whole form: the card's
+  // row stays where the thumb left it, even when a line above it grew or shrank (issue
+  // 22). Such forms carry data-keep-row; their rows, data-code.
+  var keptRow = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    keptRow = null;
+    var target = event.detail.target;
+    if (!target || !target.hasAttribute || !target.hasAttribute("data-keep-row")) return;
+    var config = event.detail.requestConfig || {};
+    var from = (config.triggeringEvent && config.triggeringEvent.target) || event.detail.elt;
+    var row = from && from.closest ? from.closest("[data-code]") : null;
+    if (row && target.contains(row)) {
+      keptRow = {form: target.id, code: row.dataset.code, top: row.getBoundingClientRect().top};
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!keptRow) return;
+    var form = document.getElementById(keptRow.form);
+    var row = form && form.querySelector('[data-code="' + CSS.escape(keptRow.code) + '"]');
+    var moved = row ? row.getBoundingClientRect().top - keptRow.top : 0;
+    keptRow = null;
+    if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+  });
+
+  // Enter in a card search (data-find) asks the form's first button, which Enter presses,
+  // to add the one card the search finds (issue 22); Enter in any other field of the form
+  // only counts again.
+  document.addEventListener("keydown", function (event) {
+    var input = event.target;
+    if (event.key !== "Enter" || !input.matches || !input.matches("input[data-find]")) return;
+    var flag = input.form && input.form.elements.namedItem("find");
+    if (flag) flag.value = "1";
+  });
+
   // One-time keys (issue 11): a create form's key goes into the page's address, so Back
   // (which fetches the no-store page again) shows the same key and a second submission
   // is recognised as a repeat instead of starting a second table.

@@ -18,6 +18,17 @@ pytestmark = pytest.mark.browser
 
 SIZES = [PHONE, {"width": 360, "height": 740}]
 
+# htmx puts a swapped element's old class back on the new one until the swap settles (its
+# attribute transitions), and scrolls (show:window:top) only then: a test reads classes and
+# places once nothing is swapping, settling or waiting for an answer any more.
+SETTLED = """() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')
+  === null"""
+
+
+def settled(page) -> None:
+    """The latest swap has settled: classes and scroll are the new screen's."""
+    page.wait_for_function(SETTLED)
+
 # Where an element is, and whether a tap at its middle lands on it (and not on the sticky
 # Confirm bar, the top bar or anything else over it).
 SEEN = """sel => {
@@ -90,6 +101,7 @@ def test_B11_a_usual_strike_in_four_taps_with_its_result_in_view(phone_of, live_
         tap(".s-preview button.confirm")
         taps += 1
         page.wait_for_selector(f"{battle}[data-version='{version}']")
+        settled(page)
         assert page.evaluate("scrollY") == 0  # the whole strike, and after it, at the top
         return taps
 
@@ -120,6 +132,9 @@ def test_B11_a_usual_strike_in_four_taps_with_its_result_in_view(phone_of, live_
     # Undo, one tap: what it took back is said at the top, and a2 may strike again.
     tap(".b-result button.undo")
     page.wait_for_selector(f"{battle}[data-version='3']")
+    # Until the swap settles the result keeps the class it had (htmx), so wait for its own.
+    page.wait_for_selector(f"{battle} .b-result.undone")
+    settled(page)
     seen(page, ".b-result.undone")
     assert "Undone:" in page.locator(".b-result").inner_text()
     state = battles.load(db, game_id).state
@@ -136,6 +151,7 @@ def test_B11_a_usual_strike_in_four_taps_with_its_result_in_view(phone_of, live_
     scrolled = page.evaluate("scrollY")
     tap(button)
     page.wait_for_selector(f"{battle} .alert.refusal")
+    settled(page)
     refusal = seen(page, ".alert.refusal", top_bar=True)
     assert refusal["top"] < before["top"]
     assert "B10: Wounds must be a whole number from 1 to 99" in page.locator(

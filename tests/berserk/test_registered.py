@@ -15,6 +15,7 @@ from referee.games.berserk import service as battles
 from referee.rules import RuleError
 from tests.berserk.test_web import (
     build,
+    counts,
     install_test_deck,
     new_player,
     picked,
@@ -384,3 +385,51 @@ def test_B14_a_registered_deck_travels_to_another_station(tmp_path, monkeypatch)
                            [other["id"]])[0]["cards"])[0] == {"code": "F7", "count": 3}
     master.close()
     tavern.close()
+
+
+# Enter in the card search (issue 22) ------------------------------------------------------
+
+
+def test_B12_B14_enter_in_the_squad_builders_search_adds_the_one_card_found(referee, db,
+                                                                           deck_dir, anna):
+    # A name in either language or a code, forgiving case and zeros: one card, one copy.
+    for q, code in (("hawk", "FL6"), ("ЯСТРЕБ", "FL6"), ("fl6", "FL6"), ("swarm", "XC")):
+        html = build(referee, find="1", q=q, x_XC="2").get_data(as_text=True)
+        assert picked(html) == [f"{code}:2" if code == "XC" else code], q
+        assert counts(html)["cards"] == 1
+    # The rows the search does not find are hidden, not gone: one tap away once cleared.
+    html = build(referee, q="hawk").get_data(as_text=True)
+    assert re.search(r'data-code="F7" data-count="0" hidden>', html)
+    assert re.search(r'data-code="FL6" data-count="0">', html)
+    # Two cards found (FL10 and FL6 start with "fl"), or none: nothing added, and why.
+    for q, reason in (("fl", "Cards matching “fl”: 2. Tap + on the one you mean."),
+                      ("kraken", "No card of the deck matches “kraken”.")):
+        response = build(referee, cards=["F7"], find="1", q=q)
+        html = response.get_data(as_text=True)
+        assert response.status_code == 422 and reason in text(html)
+        assert picked(html) == ["F7"]
+    # Enter anywhere else, or in a blank search, counts again and adds nothing.
+    for fields in ({"enter": "1", "q": "hawk"}, {"find": "1", "q": " "}):
+        response = build(referee, cards=["F7"], **fields)
+        assert response.status_code == 200 and picked(response.get_data(as_text=True)) == ["F7"]
+    # B14: from a registered deck, the search finds only what the deck holds.
+    register(db, anna, {"F7": 3, "M5": 3}, settings=SMALL)
+    response = build(referee, find="1", q="hawk", player=anna["id"])
+    assert response.status_code == 422
+    assert "No card of the deck matches “hawk”." in text(response.get_data(as_text=True))
+
+
+def test_B14_enter_in_the_registrations_search_adds_one_copy_of_the_card_found(referee,
+                                                                              deck_dir):
+    html = post(referee, "/berserk/registered-decks/build",
+                form_of({"E20": 1}, find="1", q="dragon"), htmx=True).get_data(as_text=True)
+    assert count_of(html, "E20") == 2 and 'data-cards="2"' in html
+    response = post(referee, "/berserk/registered-decks/build",
+                    form_of({"E20": 3}, find="1", q="e20"), htmx=True)
+    assert response.status_code == 422  # B14: the copies limit refuses it, as + would
+    assert "B14: E20 appears 4 times" in text(response.get_data(as_text=True))
+    response = post(referee, "/berserk/registered-decks/build",
+                    form_of({"E20": 1}, find="1", q="er"), htmx=True)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422 and "Tap + on the one you mean." in text(html)
+    assert count_of(html, "E20") == 1

@@ -445,3 +445,23 @@ def test_B6_B9_effective_properties_never_negative(data: st.DataObject) -> None:
     assert min(p.cost, p.lives, p.movement or 0) >= 0
     assert p.strike is None or min(p.strike.as_list()) >= 0
     assert p.elements <= frozenset(Element)
+
+
+def test_B11_B12_the_next_attacker_of_a_side_when_the_other_side_strikes_back() -> None:
+    s = battle([card(), card(), card()], [card(lives=9), card(lives=9), card(lives=9)])
+    assert next_attacker(s, side="b") == "b1"  # b has not struck: its first
+    s = apply(s, Strike("a1", "b1", 3, 3))
+    assert next_attacker(s, "a1", side="b") == "b1"  # a's striker says nothing of b's
+    s = apply(s, Strike("b1", "a2", 3, 3))
+    assert next_attacker(s, "b1", side="b") == "b2"
+    assert next_attacker(s, "a1", side="a") == "a2"  # a1 is tapped, a2 still open
+    s = apply(apply(s, Tap("b2")), Tap("b3"))
+    assert next_attacker(s, "b1", side="b") is None  # every one of b is tapped
+    assert next_attacker(s, "b1") == "a2"  # so the panel offers side a's
+
+
+def test_B11_a_sides_next_attacker_when_striking_leaves_the_attacker_open() -> None:
+    s = battle([card(), card()], [card(lives=9), card(lives=9)], strike_taps_attacker=False)
+    s = apply(s, Strike("b2", "a1", 3, 3))
+    assert next_attacker(s, "b2", side="b") == "b1"  # round the squad again
+    assert next_attacker(s, "b2", side="a") == "a1"

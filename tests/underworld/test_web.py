@@ -642,3 +642,27 @@ def test_old_castle_links_lead_to_the_underworld_screens(referee):
     assert response.status_code == 308
     assert response.headers["Location"].endswith("/underworld/new?seat=3")
     assert referee.get("/castle").headers["Location"].endswith("/underworld")
+
+
+@pytest.mark.parametrize("kind", ["draw", "event_draw"])
+def test_U5_enter_in_the_search_draws_the_one_card_it_finds(referee, db, ab, kind):
+    a, b = ab
+    game = start(db, [a, b], [FILLER, FILLER_B])
+    if kind == "event_draw":
+        game = act(db, game, {"kind": "draw", "code": "E03"})
+    before = counts(db)
+    # None, several or nothing typed: refused with the reason, nothing stored; the
+    # screen shows the tiles the search found, the text as typed.
+    for q, reason in (("kraken", "U5: No card left in the castle matches “kraken”"),
+                      ("m0", "U5: “m0” matches M01, M02, M04, M05, M07, M09: tap the card drawn"),
+                      (" ", "U5: Type the drawn card's code or a part of its name")):
+        response = tap(referee, game, kind=kind, q=q)
+        assert response.status_code == 422 and reason in text_of(response), q
+        assert response.headers["HX-Reswap"] == "outerHTML"  # the page stays still
+        assert counts(db) == before
+    html = tap(referee, game, kind=kind, q="m0").get_data(as_text=True)
+    assert 'value="m0"' in html and 'data-code="M01"' in html and 'data-code="I01"' not in html
+    # A code with its zero left out finds its card alone, even where others start so.
+    response = tap(referee, game, kind=kind, q="m1")
+    assert response.status_code == 200
+    assert stored(db, game) == {"kind": kind, "code": "M01"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
+from referee.decks import search
 from referee.errors import Conflict
 from referee.games.berserk import registered as service
 from referee.games.berserk import rules as berserk
@@ -15,6 +16,7 @@ from referee.games.berserk import service as battles
 from referee.games.berserk import squads
 from referee.games.berserk.rules import deck as deck_rules
 from referee.games.berserk.rules.squad import UNIQUE_COPIES
+from referee.games.berserk.squads_web import found_refusal
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import settings_or_error
 from referee.rules import N_, RuleError, whole, whole_arg
@@ -45,13 +47,13 @@ def draft_from_form() -> dict:
     return {"deck_id": whole(form.get("deck_id")), "version": form_version(),
             "player_id": whole(form.get("player")), "name": form.get("name", ""),
             "deck": form.get("deck", ""), "deck_was": form.get("deck_was", ""),
-            "form": form}
+            "q": form.get("q", "")[:60], "form": form}
 
 
 def draft_of(row: dict) -> dict:
     """A stored registered deck as the form's draft."""
     return {"deck_id": row["id"], "version": row["version"], "player_id": row["player_id"],
-            "name": row["name"], "deck": row["deck"], "deck_was": row["deck"],
+            "name": row["name"], "deck": row["deck"], "deck_was": row["deck"], "q": "",
             "counts": service.held(row)}
 
 
@@ -104,10 +106,17 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
     except RuleError as err:
         counts, error = {e.code: 0 for e in deck.cards}, localized(err)
     form = draft.get("form") or {}
-    if form.get("plus") in counts:
-        problem = added(deck, counts, form["plus"], settings)
+    q = draft.get("q", "")
+    plus = form.get("plus")
+    if not plus and form.get("find") and q.strip():  # Enter in the card search
+        card, found = search.the_card([e.card for e in deck.cards], q)
+        plus = card.code if card else None
+        if card is None:
+            refusal, refused = found_refusal(q, found), True
+    if plus in counts:
+        problem = added(deck, counts, plus, settings)
         if problem is None:
-            counts[form["plus"]] += 1
+            counts[plus] += 1
         else:
             refusal, refused = localized(problem), True
     elif form.get("minus") in counts and counts[form["minus"]] > 0:
@@ -116,11 +125,14 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
     problems = [localized(p) for p in summary.problems]
     if error in problems:
         error = None  # it stands in the bar of counts already
+    shown = {c.code for c in search.find_cards([e.card for e in deck.cards], q)} \
+        if q.strip() else None
     rows = []
     for entry in deck.cards:
         problem = added(deck, counts, entry.code, settings)
         rows.append({"entry": entry, "card": entry.card, "count": counts[entry.code],
-                     "hint": hint_of(problem) if problem else None})
+                     "hint": hint_of(problem) if problem else None,
+                     "shown": shown is None or entry.code in shown})
     row = service.get(db, draft["deck_id"]) if draft["deck_id"] else None
     player = player_rows.get(db, draft["player_id"]) if draft["player_id"] else None
     view = {
@@ -168,7 +180,7 @@ def new():
     if mine is not None:
         return redirect(url_for("berserk_decks.show", deck_id=mine["id"]))
     draft = {"deck_id": None, "version": None, "player_id": player_id, "name": "",
-             "deck": request.args.get("deck", ""), "deck_was": "", "counts": {}}
+             "deck": request.args.get("deck", ""), "deck_was": "", "q": "", "counts": {}}
     view, _ = form_view(draft)
     return render_template("berserk/registered.html", **view)
 

@@ -4,9 +4,12 @@ Once the player has registered a deck, only its cards are offered, as many as it
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 
+from referee.decks import search
 from referee.errors import Conflict
 from referee.games.berserk import registered
 from referee.games.berserk import rules as berserk
@@ -34,6 +37,14 @@ FROM_REGISTERED = N_("%(player)s has registered a deck of %(deck)s cards: the sq
                      "from it (B14) and starts empty.")
 UNREGISTERED = N_("%(player)s has registered no deck: this squad is not checked against one "
                   "(B14).")
+# Enter in the card search adds the one card it finds (issue 22).
+NONE_FOUND = N_("No card of the deck matches “%(q)s”.")
+MANY_FOUND = N_("Cards matching “%(q)s”: %(n)s. Tap + on the one you mean.")
+
+
+def found_refusal(q: str, found: list) -> str:
+    """Why Enter in a card search added nothing: no card, or more than one, matches."""
+    return gettext(MANY_FOUND if found else NONE_FOUND, q=q.strip()[:40], n=len(found))
 
 
 def _int(raw: str | None) -> int | None:
@@ -46,7 +57,8 @@ def draft_from_form() -> dict:
     return {"squad_id": _int(form.get("squad_id")), "version": form_version(),
             "player_id": _int(form.get("player")), "name": form.get("name", ""),
             "deck": form.get("deck", ""), "seat": form.get("seat", "first"),
-            "tokens": form.getlist("card"), "deck_was": form.get("deck_was", "")}
+            "tokens": form.getlist("card"), "deck_was": form.get("deck_was", ""),
+            "q": form.get("q", "")[:60]}
 
 
 def draft_of(squad: dict) -> dict:
@@ -54,7 +66,7 @@ def draft_of(squad: dict) -> dict:
     return {"squad_id": squad["id"], "version": squad["version"],
             "player_id": squad["player_id"], "name": squad["name"], "deck": squad["deck"],
             "seat": squad["seat"], "tokens": [p.token for p in service.picks(squad)],
-            "deck_was": squad["deck"]}
+            "deck_was": squad["deck"], "q": ""}
 
 
 HINTS = {
@@ -90,9 +102,12 @@ def hint_of(err: RuleError) -> str:
 def builder(draft: dict, *, settings: berserk.Settings | None = None,
             refusal: str | None = None, error: str | None = None,
             notice: str | None = None, add: tuple[str, int | None] | None = None,
-            remove: str | None = None) -> tuple[dict, bool]:
+            remove: str | None = None,
+            find: Callable[[str], int | None] | None = None) -> tuple[dict, bool]:
     """Everything the builder shows; applies one add or remove first. The flag says
-    whether that add was refused (the picks then stay as they were)."""
+    whether that add was refused (the picks then stay as they were). ``find``: add the
+    one card the search finds (the search's text is the draft's ``q``), with the X the
+    function reads for it."""
     db = get_db()
     decks = battles.decks()
     if not decks:
@@ -122,6 +137,18 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
         service.cards_of(deck, picks)
     except RuleError as err:
         picks, error = (), localized(err)
+    q = draft.get("q", "")
+    offered = [e.card for e in deck.cards if held is None or held.get(e.code)]
+    shown = {c.code for c in search.find_cards(offered, q)} if q.strip() else None
+    if find is not None and q.strip():  # Enter in a blank search only counts again
+        card, found = search.the_card(offered, q)
+        if card is None:
+            refusal, refused = found_refusal(q, found), True
+        else:
+            try:
+                add = (card.code, find(card.code))
+            except RuleError as err:
+                refusal, refused = localized(err), True
     if add is not None:
         try:
             picks = service.add(deck, picks, service.Pick(*add), settings, seat, hired_from)
@@ -144,7 +171,7 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
             hint = hint_of(err)  # a short mark; the whole reason shows when it is tapped
         xs = [p.x for p in picks if p.code == entry.code and p.x is not None]
         rows.append({"entry": entry, "card": entry.card, "count": counts.get(entry.code, 0),
-                     "hint": hint, "xs": xs,
+                     "hint": hint, "xs": xs, "shown": shown is None or entry.code in shown,
                      "held": held.get(entry.code, 0) if held is not None else None})
     squad = service.get(db, draft["squad_id"]) if draft["squad_id"] else None
     player = player_rows.get(db, draft["player_id"]) if draft["player_id"] else None
@@ -193,7 +220,7 @@ def new():
     """An empty builder, for the player given by ?player=<id> if any."""
     draft = {"squad_id": None, "version": None, "player_id": request.args.get("player", type=whole_arg),
              "name": "", "deck": request.args.get("deck", ""), "seat": "first", "tokens": [],
-             "deck_was": ""}
+             "deck_was": "", "q": ""}
     view, _ = builder(draft)
     return render_template("berserk/squad.html", **view)
 
@@ -205,20 +232,27 @@ def build():
     Nothing is stored; a refused card comes back as 422 with its reason."""
     draft = draft_from_form()
     settings, error = settings_or_error()
-    add = remove = None
+    add = remove = find = None
     if request.form.get("plus"):
         code = request.form["plus"]
-        raw_x = request.form.get(f"x_{code}", "").strip()
         try:
-            x = service.picks_from_tokens([f"{code}:{raw_x}"])[0].x if raw_x else None
+            add = (code, typed_x(code))
         except RuleError as err:
             view, _ = builder(draft, settings=settings, refusal=localized(err))
             return page(view, 422)
-        add = (code, x)
     elif request.form.get("minus"):
         remove = request.form["minus"]
-    view, refused = builder(draft, settings=settings, error=error, add=add, remove=remove)
+    elif request.form.get("find"):
+        find = typed_x  # Enter in the card search
+    view, refused = builder(draft, settings=settings, error=error, add=add, remove=remove,
+                            find=find)
     return page(view, 422 if refused or error else 200)
+
+
+def typed_x(code: str) -> int | None:
+    """The X typed for the next copy of a cost-X card (B2); None when left blank."""
+    raw_x = request.form.get(f"x_{code}", "").strip()
+    return service.picks_from_tokens([f"{code}:{raw_x}"])[0].x if raw_x else None
 
 
 def _save(squad_id: int | None):

@@ -138,12 +138,37 @@ def fresh_picks(state: berserk.Battle, last: str | None) -> dict:
     return picks
 
 
-def strike_view(state: berserk.Battle, picks: dict | None, last: str | None = None) -> dict:
+def turned(state: berserk.Battle, attacker: str, target: str,
+           last_of: dict[str, str]) -> str:
+    """The attacker once a creature of the attacker's own side is tapped as the target:
+    the other side strikes it, with its next attacker (after its own latest striker,
+    ``last_of``), so a strike of either side is the target, two dice and Confirm (issue
+    22); the attacker as it was when that side has none."""
+    ids = {c.id for c in state.creatures}
+    if not attacker or target not in ids:
+        return attacker
+    side = berserk.creature(state, attacker).owner
+    if berserk.creature(state, target).owner != side:
+        return attacker
+    other = other_side(side)
+    return berserk.next_attacker(state, last_of.get(other), side=other) or attacker
+
+
+def other_side(side: str) -> str:
+    """The side that is not ``side``."""
+    return next(p for p in berserk.PLAYERS if p != side)
+
+
+def strike_view(state: berserk.Battle, picks: dict | None, last: str | None = None,
+                last_of: dict[str, str] | None = None) -> dict:
     """The strike panel: who may strike whom, which dice are awaited, both outcomes.
-    Without ``picks`` (a fresh panel) the attacker after ``last`` is chosen."""
+    Without ``picks`` (a fresh panel) the attacker after ``last`` is chosen; ``last_of``:
+    each side's latest striker, for the other side's turn to strike back."""
     picks = picks or fresh_picks(state, last)
+    last_of = last_of or {}
     ids = {c.id for c in state.creatures}
     attacker = picks["attacker"] if picks["attacker"] in berserk.attackers(state) else ""
+    attacker = turned(state, attacker, picks["target"], last_of)
     targets = berserk.targets(state, attacker) if attacker else ()
     target = picks["target"] if picks["target"] in targets else ""
     picks = {**picks, "attacker": attacker, "target": target}
@@ -156,8 +181,11 @@ def strike_view(state: berserk.Battle, picks: dict | None, last: str | None = No
     able = berserk.attackers(state)
     side = berserk.creature(state, attacker).owner if attacker else None
     own = tuple(i for i in able if side is None or berserk.creature(state, i).owner == side)
-    out = {"picks": picks, "attackers": able, "targets": targets,
-           "own": own, "others": tuple(i for i in able if i not in own),
+    # The attacker's own side, a tap away as targets of the other side's next attacker.
+    other = other_side(side) if side else None
+    turn = tuple(c.id for c in berserk.living(state, side)) if other and \
+        berserk.next_attacker(state, last_of.get(other), side=other) else ()
+    out = {"picks": picks, "attackers": able, "targets": targets, "turn": turn, "own": own,
            "target_rolls": rolls, "outcomes": (), "awaiting": None, "error": None,
            "modifiers": any(picks[k] not in ("", "0") for k in ("a_mod", "d_mod", "s_mod",
                                                                "n_mod"))}
@@ -229,11 +257,13 @@ def screen(game: games.Game, *, picks: dict | None = None, open_id: str | None =
     live = rec.live
     entries = list(reversed(rec.entries))
     whole_record = request.args.get("record") == "all"
-    last_striker = next((e.action.attacker for e in reversed(live)
-                         if isinstance(e.action, Strike)), None)
+    strikers = [e.action.attacker for e in live if isinstance(e.action, Strike)]
+    last_striker = strikers[-1] if strikers else None
+    last_of = {berserk.creature(state, a).owner: a for a in strikers}  # each side's latest
     return {
         "g": game, "state": state, "sides": sides, "names": names,
-        "winner": berserk.winner(state), "strike": strike_view(state, picks, last_striker),
+        "winner": berserk.winner(state),
+        "strike": strike_view(state, picks, last_striker, last_of),
         "entries": entries if whole_record else entries[:RECORD_SHOWN],
         "record_total": len(entries), "last": live[-1] if live else None,
         "undone": undone_now(game, rec),

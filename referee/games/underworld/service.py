@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from referee.decks import DeckError, UnknownDeck, load_all, load_deck
+from referee.decks import DeckError, UnknownDeck, load_all, load_deck, search
 from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.underworld import rules as uw
@@ -94,46 +94,11 @@ def _deck(name: object, kind: str) -> dict:
                                          for e in deck.cards]}
 
 
-def distinct(cards: Iterable[uw.Card]) -> list[uw.Card]:
-    """One card per code, in order."""
-    seen: dict[str, uw.Card] = {}
-    for card in cards:
-        seen.setdefault(card.code, card)
-    return list(seen.values())
-
-
-# Capital Cyrillic letters a printed code's Latin letter looks like, as casefolded text: a
-# referee on a Russian keyboard types "М07" for M07. Codes are ASCII (U3), names are not,
-# so only the code side of a search is folded.
-_LOOKALIKE = str.maketrans("авекмнорстхіѕј", "abekmhopctxisj")
-_CODE_KEY = re.compile(r"^([a-z]+)[\s._-]*(\d+)$")
-
-
-def code_key(text: str) -> tuple[str, int] | None:
-    """``("m", 7)`` for ``M07``, ``m7``, ``m 007`` or ``М07`` (Cyrillic М); None for text
-    that is not letters then a number."""
-    found = _CODE_KEY.match(text.strip().casefold().translate(_LOOKALIKE))
-    return (found[1], int(found[2])) if found else None
-
-
-def same_code(code: str, text: str) -> bool:
-    """Whether ``text`` names the card ``code``, forgiving case, look-alike Cyrillic
-    letters and leading zeros ("m7" is M07)."""
-    typed = text.strip().casefold()
-    return code.casefold() == typed.translate(_LOOKALIKE) or (
-        code_key(typed) is not None and code_key(typed) == code_key(code))
-
-
-def find_cards(cards: Iterable[uw.Card], text: str) -> list[uw.Card]:
-    """Cards whose code starts with ``text`` or is ``text`` with the zeros left out ("m7"
-    finds M07), or whose name (either language) holds it; case does not matter."""
-    needle = text.strip().casefold()
-    if not needle:
-        return distinct(cards)
-    prefix = needle.translate(_LOOKALIKE)
-    return [c for c in distinct(cards) if c.code.casefold().startswith(prefix)
-            or same_code(c.code, needle)
-            or needle in c.name_en.casefold() or needle in c.name_ru.casefold()]
+# Finding a card by code or name: the same search as every deck's (referee.decks.search).
+distinct = search.distinct
+code_key = search.code_key
+same_code = search.same_code
+find_cards = search.find_cards
 
 
 def resolve_card(cards: Iterable[uw.Card], text: object) -> str:

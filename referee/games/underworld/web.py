@@ -10,6 +10,7 @@ from flask_babel import gettext
 from sqlite_utils import Database
 from werkzeug.datastructures import MultiDict
 
+from referee.decks import search
 from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.underworld import rules as uw
@@ -44,6 +45,11 @@ STALE_LEVEL = N_("%(player)s's level changed since the screen was opened; check 
                  "level and settle the fight again.")
 TRADE_THIRD = N_("Tick only cards of the two players who trade; %(player)s is not one of "
                  "them.")
+# Enter in the search for the drawn card (issue 22): the one card it finds is drawn.
+DRAW_TYPE = N_("Type the drawn card's code or a part of its name, then Enter.")
+DRAW_NONE = N_("No card left in the castle matches “%(text)s”; type a code such as M07 or a "
+               "part of a name.")
+DRAW_MANY = N_("“%(text)s” matches %(codes)s: tap the card drawn.")
 _WHOLE = re.compile(r"^[+-]?\d{1,3}$")
 RECORD_SHOWN = 60  # the record's latest steps on the table screen; ?record=all for every one
 
@@ -120,6 +126,8 @@ def screen(game: games.Game, *, error: str | None = None, notice: str | None = N
     """Everything the castle templates need; the record's latest steps unless ``whole``;
     ``typed``, a refused form as it was sent, keeps its panel open and filled in."""
     view = Screen(game, _names(game))
+    if typed and typed.get("kind") in ("draw", "event_draw"):
+        q = q or typed.get("q", "")  # a refused search shows the cards it found
     rec = view.record(None if whole else RECORD_SHOWN)
     live = [r for r in rec if not r["undone"] and not r["undo"]]
     return {
@@ -248,6 +256,22 @@ def cards(game_id: int):
                            draws=view.draw_options(q))
 
 
+def drawn_code(game: games.Game, typed: str) -> str:
+    """U5: the castle card the search finds, of those that can be drawn now; a refusal
+    when it finds none or several (an exact code finds its card alone: "m1" is M01)."""
+    options = [c["card"] for group in Screen(game, _names(game)).draw_options()
+               for c in group["cards"]]
+    card, found = search.the_card(options, typed)
+    text = typed.strip()[:40]
+    if card is not None:
+        return card.code
+    if not text:
+        raise RuleError("U5", DRAW_TYPE)
+    if not found:
+        raise RuleError("U5", DRAW_NONE, text=text)
+    raise RuleError("U5", DRAW_MANY, text=text, codes=", ".join(c.code for c in found[:8]))
+
+
 @bp.post("/<int:game_id>/act")
 def act(game_id: int):
     """Apply one action made against the version on screen, or refuse it with the rule."""
@@ -255,6 +279,9 @@ def act(game_id: int):
 
     def step(game: games.Game) -> games.Game:
         action = action_from_form(request.form, _names(game))
+        if action["kind"] in ("draw", "event_draw") and "code" not in request.form \
+                and "q" in request.form:
+            action["code"] = drawn_code(game, request.form["q"])  # Enter in the search
         if isinstance(action.get("card"), str):  # a typed card code: "m7" is M07
             typed = action["card"]
             action["card"] = next((c.code for c in game.state.state.cards

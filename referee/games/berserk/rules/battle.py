@@ -198,7 +198,8 @@ def targets(state: Battle, attacker_id: str) -> tuple[str, ...]:
     return tuple(c.id for c in living(state) if c.owner != a.owner)
 
 
-def next_attacker(state: Battle, last: str | None = None) -> str | None:
+def next_attacker(state: Battle, last: str | None = None,
+                  side: str | None = None) -> str | None:
     """The attacker a strike panel offers first, after ``last`` (the latest strike's
     attacker; None before the first strike): a legal default the referee may change.
 
@@ -206,20 +207,26 @@ def next_attacker(state: Battle, last: str | None = None) -> str | None:
     (B11), so the side of ``last`` goes on with its next creature in squad order; once it
     has none left, the other side's first. The first player (side a, B12) starts. Where the
     event's setting leaves strikers open, the same side goes on with the creatures after
-    ``last`` only, so the sides still take their turns."""
+    ``last`` only, so the sides still take their turns.
+
+    ``side``: that side's next attacker (``last`` then that side's latest striker, if
+    any); None when it has none that can strike."""
     able = [c for c in state.creatures if c.id in attackers(state) and targets(state, c.id)]
     if not able:
         return None
     ids = [c.id for c in state.creatures]
-    side = creature(state, last).owner if last in ids else PLAYERS[0]
+    if last in ids and side is not None and creature(state, last).owner != side:
+        last = None
+    chosen = side if side is not None else (
+        creature(state, last).owner if last in ids else PLAYERS[0])
     after = ids.index(last) if last in ids else -1
-    own = [c for c in able if c.owner == side]
+    own = [c for c in able if c.owner == chosen]
     later = [c for c in own if ids.index(c.id) > after]
-    if not later and state.settings.strike_taps_attacker:
+    if not later and (state.settings.strike_taps_attacker or side is not None):
         later = own  # B11: a still open creature before ``last`` has not struck yet
-    if later:
-        return later[0].id
-    others = [c for c in able if c.owner != side]
+    if later or side is not None:
+        return later[0].id if later else None
+    others = [c for c in able if c.owner != chosen]
     return (others or able)[0].id
 
 

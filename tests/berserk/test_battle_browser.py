@@ -1,0 +1,222 @@
+"""The battle screen in the field (issue 22), at 390×844 and 360×740, light and dark,
+English and Russian: a tapped creature is unmistakable and two copies of a card stay apart
+(B7, B11); a strike takes at most four taps whichever side strikes, and its outcome never
+covers the dice just picked (B11, B12)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from referee.games import service as games
+from referee.games.berserk import rules as berserk
+from referee.games.berserk import service as battles
+from tests.berserk.test_browser import sign_in
+from tests.berserk.test_field_browser import six_a_side
+from tests.browser_fixtures import PHONE, CountedScreen, shoot
+
+pytestmark = pytest.mark.browser
+
+SMALL = {"width": 360, "height": 740}
+COMBOS = [
+    pytest.param((PHONE, "en-US", "light"), id="390-light-en"),
+    pytest.param((SMALL, "ru-RU", "dark"), id="360-dark-ru"),
+    pytest.param((SMALL, "en-US", "dark"), id="360-dark-en"),
+    pytest.param((PHONE, "ru-RU", "light"), id="390-light-ru"),
+]
+
+# htmx puts a swapped element's old class back on the new one until the swap settles:
+# read classes and places once nothing is waiting, swapping or settling.
+SETTLED = """() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')
+  === null"""
+
+# Whether ``word`` is written inside the element and shows whole: its letters lie inside
+# every box that clips them (a line clamp, an ellipsis, a visually hidden span).
+SHOWS = """([sel, word]) => {
+  const root = document.querySelector(sel);
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const at = node.data.indexOf(word);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + word.length);
+    const r = range.getBoundingClientRect();
+    let inside = r.width > 1 && r.height > 1;
+    for (let el = node.parentElement; inside && el; el = el.parentElement) {
+      const cs = getComputedStyle(el);
+      const clips = cs.overflowX !== 'visible' || cs.overflowY !== 'visible'
+        || cs.clip !== 'auto' || cs.textOverflow === 'ellipsis';
+      if (clips) {
+        const box = el.getBoundingClientRect();
+        inside = r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+          && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5
+          && !(cs.textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth
+               && r.right > box.right - el.scrollWidth + el.clientWidth);
+      }
+      if (el === root) break;
+    }
+    if (inside) return true;
+  }
+  return false;
+}"""
+
+# The contrast ratio of an element's text against its own background (WCAG).
+CONTRAST = """sel => {
+  const el = document.querySelector(sel);
+  const rgb = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = c => {
+    const [r, g, b] = rgb(c).map(v => { v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const cs = getComputedStyle(el);
+  const [a, b] = [lum(cs.color), lum(cs.backgroundColor)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+# Where an element is, and whether a tap at its middle lands on it.
+PLACE = """sel => {
+  const el = document.querySelector(sel);
+  const box = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return {top: box.top, bottom: box.bottom, free: !!hit && el.contains(hit),
+          height: innerHeight, scrollY, sideways: document.documentElement.scrollWidth
+          - innerWidth};
+}"""
+
+
+def open_battle(phone_of, live_server, combo, game_id: int):
+    size, locale, scheme = combo
+    page = phone_of(size, locale=locale, color_scheme=scheme)
+    page.on("dialog", lambda dialog: dialog.accept())
+    sign_in(page, live_server)
+    page.goto(f"{live_server}/berserk/{game_id}")
+    return page
+
+
+def shows(page, selector: str, word: str) -> bool:
+    return page.evaluate(SHOWS, [selector, word])
+
+
+@pytest.mark.parametrize("combo", COMBOS)
+def test_B7_B11_a_tapped_creature_is_unmistakable_and_two_copies_stay_apart(
+        phone_of, live_server, db, combo):
+    game_id = six_a_side(db)  # b1 and b3 are both Bog Crawlers
+    games.act(db, None, "berserk", game_id, berserk.Tap("b1"), 0)
+    page = open_battle(phone_of, live_server, combo, game_id)
+    russian = combo[1] == "ru-RU"
+    tapped = "закрыто" if russian else "tapped"
+    b1, b3 = "label[data-target='b1']", "label[data-target='b3']"
+    # The state is written on the tapped one, whole, however long its name.
+    assert shows(page, b1, tapped), f"'{tapped}' is cut off"
+    assert not shows(page, b3, tapped)
+    # Each copy's number shows whole: b1 and b3 read apart.
+    assert shows(page, b1, "b1") and shows(page, b3, "b3")
+    # Its own look: dashed and hatched where an open one is solid and plain.
+    looks = page.evaluate("""([t, o]) => [t, o].map(sel => {
+      const cs = getComputedStyle(document.querySelector(sel));
+      return [cs.borderTopStyle, cs.backgroundImage !== 'none'];
+    })""", [b1, b3])
+    assert looks == [["dashed", True], ["solid", False]], looks
+    # The state reads in the dark too: its badge against its own background.
+    assert page.evaluate(CONTRAST, f"{b1} .cc-state") >= 4.5
+    # The creatures below say so too.
+    tile = page.locator("#cr-b1")
+    expect(tile).to_have_class("cr side-b tapped")
+    assert shows(page, "#cr-b1 > summary", "Закрыто" if russian else "Tapped")
+    assert page.evaluate("sel => getComputedStyle(document.querySelector(sel)).borderTopStyle",
+                         "#cr-b1") == "dashed"
+    assert page.evaluate("sel => getComputedStyle(document.querySelector(sel)).borderTopStyle",
+                         "#cr-b3") == "solid"
+    size, scheme = combo[0]["width"], combo[2]
+    shoot(page, f"battle-tapped-{size}-{scheme}-{combo[1][:2]}")
+    page.locator("#cr-b1").scroll_into_view_if_needed()
+    shoot(page, f"battle-tapped-{size}-{scheme}-{combo[1][:2]}-tiles")
+
+
+class Strikes(CountedScreen):
+    """Taps on the battle, counted: picks wait for the strike panel's answer; Confirm
+    waits for the battle's next version."""
+
+    def pick(self, selector: str) -> None:
+        self.free(selector)
+        self.tap(selector, writes=False)
+        self.page.wait_for_selector(f"{self.root} {selector} input:checked")
+
+    def free(self, selector: str) -> dict:
+        """On the screen, below the top bar, and a tap at its middle lands on it."""
+        where = self.page.evaluate(PLACE, f"{self.root} {selector}")
+        assert where["free"] and 0 <= where["top"] and where["bottom"] <= where["height"], \
+            (selector, where)
+        assert where["sideways"] <= 0
+        return where
+
+    def outcome_ready(self, picked: list[str]) -> None:
+        """The outcome has come up; it covers none of the picks (issue 22)."""
+        self.page.wait_for_selector(f"{self.root} .s-preview.ready button.confirm")
+        self.page.wait_for_function(SETTLED)
+        preview = self.page.evaluate(PLACE, f"{self.root} .s-preview")
+        for selector in picked:
+            where = self.free(selector)
+            assert where["bottom"] <= preview["top"] + 0.5, (selector, where, preview)
+        assert preview["bottom"] <= preview["height"] + 0.5, preview  # Confirm in view
+        # A Confirm that has just come up under the thumb takes taps a moment later only.
+        self.page.wait_for_function(
+            "sel => [...document.querySelectorAll(sel)].every("
+            "b => getComputedStyle(b).pointerEvents === 'auto')",
+            arg=f"{self.root} .s-preview button.confirm")
+
+    def confirm(self, lowered: bool = False) -> None:
+        button = f".s-preview button.confirm[value='{1 if lowered else 0}']"
+        self.free(button)
+        self.tap(button)
+        self.page.wait_for_function(SETTLED)
+        assert self.page.evaluate("scrollY") == 0  # the whole strike at the top
+
+
+@pytest.mark.parametrize("combo", COMBOS)
+def test_B11_B12_either_side_strikes_in_four_taps_and_the_outcome_leaves_the_dice_in_view(
+        phone_of, live_server, db, combo):
+    game_id = six_a_side(db)
+    page = open_battle(phone_of, live_server, combo, game_id)
+    t = Strikes(page, f"#battle-{game_id}")
+    w = combo[0]["width"]
+
+    def strike(*picks: str, lowered: bool = False) -> int:
+        start = t.taps
+        for selector in picks:
+            t.pick(selector)
+        t.outcome_ready(list(picks))
+        shoot(page, f"battle-strike-{w}-{combo[2]}-{combo[1][:2]}-v{t.version + 1}")
+        t.confirm(lowered)
+        return t.taps - start
+
+    # B12: side a strikes first, a1 chosen. B11, Δ +3: a medium strike, no answer.
+    expect(page.locator("label[data-attacker='a1'] input")).to_be_checked()
+    assert strike("label[data-target='b1']", "label[data-a-die='5']",
+                  "label[data-d-die='2']") <= 4
+    # a2 next. B11, Δ +2: both strike; the exchange's two Confirms come up under the dice,
+    # covering none; a2, the stronger, lowers it: a weak strike, no answer.
+    expect(page.locator("label[data-attacker='a2'] input")).to_be_checked()
+    assert strike("label[data-target='b2']", "label[data-a-die='5']",
+                  "label[data-d-die='3']", lowered=True) <= 4
+    # The other side strikes (the field's five taps): a tap on a3 as the target makes b's
+    # first open creature the attacker. B11, Δ 0 with A ≤ 4: b1's weak strike.
+    t.free("label[data-turn='a3']")
+    t.tap("label[data-turn='a3']", writes=False)
+    expect(page.locator("label[data-attacker='b1'] input")).to_be_checked()
+    expect(page.locator("label[data-target='a3'] input")).to_be_checked()
+    assert 1 + strike("label[data-a-die='4']", "label[data-d-die='4']") <= 4
+    # Side b goes on with b2. B11, Δ +3: a medium strike of its 2-3-4, no answer.
+    expect(page.locator("label[data-attacker='b2'] input")).to_be_checked()
+    assert strike("label[data-target='a4']", "label[data-a-die='5']",
+                  "label[data-d-die='2']") <= 4
+    assert t.taps <= 16
+    rows = battles.load(db, game_id).history
+    assert [(r["action"]["attacker"], r["action"]["target"], r["action"]["lower"])
+            for r in rows] == [("a1", "b1", False), ("a2", "b2", True), ("b1", "a3", False),
+                               ("b2", "a4", False)]
+    state = battles.load(db, game_id).state
+    assert [berserk.creature(state, c).wounds for c in ("b1", "b2", "a3", "a4")] == [2, 1, 1, 3]
+    assert all(berserk.creature(state, c).tapped for c in ("a1", "a2", "b1", "b2"))

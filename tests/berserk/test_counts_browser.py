@@ -1,0 +1,193 @@
+"""Counting cards on a phone (issue 22): in the squad builder (B12–B14) and when a deck is
+registered (B14), a tap on + or −, or a typed count, keeps the page where it was and the
+row under the thumb in its place; the next count field keeps the cursor; and Enter in the
+card search adds the one card it finds."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from referee.games.berserk import registered
+from referee.players import service as players
+from tests.berserk.test_browser import sign_in
+from tests.browser_fixtures import PHONE, shoot
+
+pytestmark = pytest.mark.browser
+
+SMALL = {"width": 360, "height": 740}
+# (size, language, colour scheme): the big phone in light English, the small one in dark
+# Russian, and the two other pairings.
+COMBOS = [
+    pytest.param((PHONE, "en-US", "light"), id="390-light-en"),
+    pytest.param((SMALL, "ru-RU", "dark"), id="360-dark-ru"),
+    pytest.param((SMALL, "en-US", "dark"), id="360-dark-en"),
+    pytest.param((PHONE, "ru-RU", "light"), id="390-light-ru"),
+]
+
+# htmx puts a swapped element's old class back on the new one until the swap settles, and
+# scrolls only then: measure once nothing is waiting, swapping or settling.
+SETTLED = """() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')
+  === null"""
+
+# Where the page is scrolled to and where an element is on the screen.
+PLACE = """sel => {
+  const box = document.querySelector(sel).getBoundingClientRect();
+  return {scrollY, top: box.top, bottom: box.bottom, height: innerHeight};
+}"""
+
+
+def anna(db) -> dict:
+    return players.create(db, None, {"character": "Anna", "hp_max": 3, "chance_max": 1,
+                                     "cartridges": 1, "suit": "H"})
+
+
+def open_page(phone_of, live_server, combo, path: str):
+    size, locale, scheme = combo
+    page = phone_of(size, locale=locale, color_scheme=scheme)
+    sign_in(page, live_server)
+    page.goto(live_server + path)
+    return page
+
+
+def place(page, selector: str) -> dict:
+    return page.evaluate(PLACE, selector)
+
+
+def row_in_reach(page, code: str) -> dict:
+    """Scroll the card's row a third down the screen, the next row's fields above the bar
+    of counts, as a thumb would; its place."""
+    row = f"li[data-code='{code}']"
+    page.evaluate("""sel => {
+      const box = document.querySelector(sel).getBoundingClientRect();
+      scrollTo(0, scrollY + box.top - innerHeight / 3);
+    }""", row)
+    page.wait_for_function("y => Math.abs(scrollY - y) < 1",
+                           arg=page.evaluate("scrollY"))
+    where = place(page, row)
+    assert where["scrollY"] > 200, where  # well down the page, as in the field report
+    return where
+
+
+def kept(page, code: str, before: dict) -> None:
+    """The page did not move and the row is where the thumb left it."""
+    page.wait_for_function(SETTLED)
+    after = place(page, f"li[data-code='{code}']")
+    assert (after["scrollY"], after["top"]) == pytest.approx(
+        (before["scrollY"], before["top"]), abs=1), (before, after)
+
+
+@pytest.mark.parametrize("combo", COMBOS)
+def test_B12_B14_a_count_in_the_squad_builder_keeps_the_row_under_the_thumb(
+        phone_of, live_server, db, combo):
+    page = open_page(phone_of, live_server, combo,
+                     f"/berserk/squads/new?player={anna(db)['id']}")
+    before = row_in_reach(page, "B09")
+    page.locator("li[data-code='B09'] button[name=plus]").tap()
+    expect(page.locator("#squad-builder")).to_have_attribute("data-cards", "1")
+    kept(page, "B09", before)
+    shoot(page, f"builder-{combo[0]['width']}-{combo[2]}-plus")
+    page.locator("li[data-code='B09'] button[name=plus]").tap()
+    expect(page.locator("#squad-builder")).to_have_attribute("data-cards", "2")
+    kept(page, "B09", before)
+    page.locator("li[data-code='B09'] button[name=minus]").tap()
+    expect(page.locator("#squad-builder")).to_have_attribute("data-cards", "1")
+    kept(page, "B09", before)
+    expect(page.locator("li[data-code='B09']")).to_have_attribute("data-count", "1")
+
+
+@pytest.mark.parametrize("combo", COMBOS[:2])
+def test_B14_counts_typed_and_tapped_when_registering_keep_the_page_still(
+        phone_of, live_server, db, combo):
+    player = anna(db)
+    page = open_page(phone_of, live_server, combo,
+                     f"/berserk/registered-decks/new?player={player['id']}")
+    form = page.locator("#deck-register")
+    before = row_in_reach(page, "B09")
+    page.locator("li[data-code='B09'] button[name=plus]").tap()
+    expect(form).to_have_attribute("data-cards", "1")
+    kept(page, "B09", before)
+    page.locator("li[data-code='B09'] button[name=minus]").tap()
+    expect(form).to_have_attribute("data-cards", "0")
+    kept(page, "B09", before)
+    # A typed count counts when the thumb moves on to the next card's field, which keeps
+    # the cursor, so the next count is typed straight in; Enter counts it as well.
+    count = page.locator("input[name=n_B09]")
+    count.tap()
+    count.fill("3")
+    before = place(page, "li[data-code='B09']")  # once the browser has shown the field
+    page.locator("input[name=n_B10]").tap()
+    expect(form).to_have_attribute("data-cards", "3")
+    kept(page, "B09", before)
+    assert page.evaluate("document.activeElement.name") == "n_B10"
+    page.keyboard.press("Backspace")
+    page.keyboard.type("1")
+    page.keyboard.press("Enter")
+    expect(form).to_have_attribute("data-cards", "4")
+    kept(page, "B09", before)
+    assert page.evaluate("document.activeElement.name") == "n_B10"
+    shoot(page, f"register-{combo[0]['width']}-{combo[2]}-typed")
+    assert registered.of_player(db, player["id"]) is None  # nothing stored before Save
+
+
+@pytest.mark.parametrize("combo", COMBOS[:2])
+def test_B12_B14_enter_in_the_card_search_adds_the_one_card_it_finds(phone_of, live_server,
+                                                                    db, combo):
+    player = anna(db)
+    russian = combo[1] == "ru-RU"
+    page = open_page(phone_of, live_server, combo,
+                     f"/berserk/squads/new?player={player['id']}")
+    builder = page.locator("#squad-builder")
+    search = page.locator("#squad-search")
+    # A part of a name, in the screen's language: one card left in the list.
+    search.tap()
+    search.fill("шептун" if russian else "whisper")
+    expect(page.locator("li.deck-card:visible")).to_have_count(1)
+    expect(page.locator("li.deck-card:visible")).to_have_attribute("data-code", "B09")
+    page.wait_for_function(SETTLED)
+    before = page.evaluate("scrollY")
+    search.press("Enter")
+    expect(builder).to_have_attribute("data-cards", "1")
+    page.wait_for_function(SETTLED)
+    assert page.evaluate("scrollY") == before  # the page stays where it was
+    expect(page.locator("li[data-code='B09']")).to_have_attribute("data-count", "1")
+    # The search stays as typed, with the cursor: Enter again adds another copy.
+    assert page.evaluate("document.activeElement.id") == "squad-search"
+    search.press("Enter")
+    expect(builder).to_have_attribute("data-cards", "2")
+    page.wait_for_function(SETTLED)
+    assert page.evaluate("scrollY") == before
+    shoot(page, f"find-{combo[0]['width']}-{combo[2]}-squad")
+    # A code typed in full finds its card alone (B1 is B01, not B10–B19 too).
+    search.fill("b1")
+    expect(page.locator("li.deck-card:visible").first).to_be_visible()
+    search.press("Enter")
+    expect(builder).to_have_attribute("data-cards", "3")
+    expect(page.locator("li[data-code='B01']")).to_have_attribute("data-count", "1")
+    # Several cards found: nothing is added, and the referee is told to tap one.
+    search.fill("а" if russian else "e")
+    search.press("Enter")
+    expect(page.locator(".alert.refusal")).to_contain_text(
+        "Нажмите + у нужной" if russian else "Tap + on the one you mean")
+    expect(builder).to_have_attribute("data-cards", "3")
+    # Enter in another field (the squad's name) adds nothing.
+    page.locator("input[name=name]").fill("Swamp")
+    page.locator("input[name=name]").press("Enter")
+    page.wait_for_function(SETTLED)
+    expect(builder).to_have_attribute("data-cards", "3")
+
+    # Registering a deck: Enter adds one copy of the card found, too (B14).
+    page.goto(f"{live_server}/berserk/registered-decks/new?player={player['id']}")
+    search = page.locator("#deck-search")
+    search.tap()
+    search.fill("B07")
+    search.press("Enter")
+    expect(page.locator("#deck-register")).to_have_attribute("data-cards", "1")
+    expect(page.locator("input[name=n_B07]")).to_have_value("1")
+    # Enter in a typed count counts it (before, it pressed the first card's −).
+    search.fill("")
+    expect(page.locator("li.deck-card:visible")).to_have_count(18)
+    page.locator("input[name=n_B01]").fill("2")
+    page.locator("input[name=n_B01]").press("Enter")
+    expect(page.locator("#deck-register")).to_have_attribute("data-cards", "3")
+    expect(page.locator("input[name=n_B07]")).to_have_value("1")
