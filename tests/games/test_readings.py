@@ -194,3 +194,26 @@ def test_a_step_no_reading_replays_is_shown_as_recorded_and_blocks_only_going_on
     assert undone.get_json()["rules"]["unread"] == []
     assert undone.get_json()["rules"]["earlier"] is False
     assert undone.get_json()["state"] == before["state"]
+
+
+@pytest.mark.parametrize(("kind", "api", "screen"), [
+    ("duel", "/api/v1/duels/{n}", "/duels/{n}"), ("coup", "/api/v1/coup/{n}", "/coup/{n}"),
+    ("berserk", "/api/v1/berserk/battles/{n}", "/berserk/{n}"),
+    ("underworld", "/api/v1/castle/{n}", "/underworld/{n}")])
+def test_every_game_shows_a_step_no_reading_replays_as_recorded(now, kind, api, screen):
+    number = {"duel": expected("readings-now")["_legend"]["duels"]["open"]}.get(kind) or \
+        expected("readings-now")["_legend"]["games"][
+            {"coup": "coup", "berserk": "berserk", "underworld": "castle"}[kind]][0]
+    (key,) = now.sql("SELECT id FROM games WHERE kind = ? AND number = ?", [kind, number])[0]
+    now.sql("INSERT INTO game_actions (game_id, seq, action, at, referee_id, events) "
+            "SELECT ?, max(seq) + 1, ?, '2026-12-01T10:00:00+00:00', 1, '[]' "
+            "FROM game_actions WHERE game_id = ?",
+            [key, json.dumps({"type": "a step of rules to come", "kind": "later"}), key])
+    now.sql("UPDATE games SET version = version + 1 WHERE id = ?", [key])
+    answer = now.get(api.format(n=number))
+    assert answer.status_code == 200
+    assert answer.get_json()["rules"]["earlier"] is True
+    assert len(answer.get_json()["rules"]["unread"]) == 1
+    page = now.screen(screen.format(n=number), "ru")
+    assert "Записано по прежним правилам." in page
+    assert "a step of rules to come" in page
