@@ -35,18 +35,11 @@ def browser_path(browser) -> str:
 
 def ready_offline(page) -> None:
     """Wait until the service worker controls the page and the copy is on the phone."""
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.ready"
-                           ".then(() => true)")
+    page.wait_for_function("() => document.body.dataset.worker === 'ready'")
     if not page.evaluate("() => !!navigator.serviceWorker.controller"):
         page.reload()  # the first page was fetched before the worker took over
     page.wait_for_function("() => !!navigator.serviceWorker.controller")
-    page.wait_for_function("""() => new Promise((done) => {
-        const r = indexedDB.open('referee-pocket', 1);
-        r.onsuccess = () => { const db = r.result;
-          if (!db.objectStoreNames.contains('copy')) { db.close(); return done(false); }
-          const g = db.transaction('copy').objectStore('copy').get('event');
-          g.onsuccess = () => { db.close(); done(!!g.result); }; };
-        r.onerror = () => done(false); })""")
+    page.wait_for_function("() => document.body.dataset.copy === 'ready'")
 
 
 def shown(page, player_id: int, stat: str) -> str:
