@@ -52,9 +52,22 @@
 
   function getCopy() { return run("copy", "readonly", function (s) { return s.get("event"); }); }
   function putCopy(copy) { return run("copy", "readwrite", function (s) { s.put(copy, "event"); }); }
+  // An entry that is not what this script wrote (damaged storage, an older version) is
+  // kept and shown as damaged, to be looked at and discarded; it never breaks the page.
+  function sound(t) {
+    return t && typeof t.id === "string" && typeof t.player === "number" &&
+      (t.kind === "adjust" || t.kind === "set") && t.values && typeof t.values === "object" &&
+      Object.keys(t.values).length > 0 &&
+      Object.keys(t.values).every(function (k) { return Number.isInteger(t.values[k]); });
+  }
+
   function queued() {
     return run("queue", "readonly", function (s) { return s.getAll(); }).then(function (all) {
-      return (all || []).sort(function (a, b) { return (a.made || 0) - (b.made || 0); });
+      return (all || []).filter(function (t) { return t && t.id !== undefined; }).map(function (t) {
+        if (!sound(t) && !t.error) t.error = say("pocketDamagedEntry", 0);
+        if (!t.values || typeof t.values !== "object") t.values = {};
+        return t;
+      }).sort(function (a, b) { return (a.made || 0) - (b.made || 0); });
     });
   }
   function keep(tap) { return run("queue", "readwrite", function (s) { s.put(tap); }); }
@@ -202,7 +215,7 @@
 
   function pendingFor(list, id) {
     var sum = {};
-    list.filter(function (t) { return t.player === id; }).forEach(function (t) {
+    list.filter(function (t) { return t.player === id && !t.error; }).forEach(function (t) {
       Object.keys(t.values).forEach(function (k) {
         if (t.kind === "set") sum[k] = {set: t.values[k]};
         else if (sum[k] && sum[k].set !== undefined) sum[k] = {set: sum[k].set + t.values[k]};
@@ -233,6 +246,7 @@
     return el("p", {"class": "notice warn offline-banner", role: "status",
                     text: say("pocketOffline", 0).replace("{at}", when(copy.at))});
   }
+
 
   function drawList(main, copy, list) {
     var all = players(copy);
@@ -352,7 +366,8 @@
       discard.addEventListener("click", function () { drop(t.id).then(redraw); });
       rows.appendChild(el("li", {"class": "row" + (t.error ? " damaged" : "")}, [
         el("span", {"class": "grow"}, [el("strong", {text: (t.name || "#" + t.player) + ": " + what}),
-          el("span", {"class": "muted block", text: when(new Date(t.made).toISOString()) + (t.reason ? " · " + t.reason : "")}),
+          el("span", {"class": "muted block", text: (Number.isFinite(t.made) ? when(new Date(t.made).toISOString()) : "") +
+            (typeof t.reason === "string" && t.reason ? " · " + t.reason : "")}),
           t.error ? el("span", {"class": "why-not block", text: t.error}) : null]), discard]));
     });
     main.appendChild(el("section", {"class": "panel"}, [el("h2", {text: words.waiting}), rows]));
@@ -374,7 +389,10 @@
         var path = window.location.pathname;
         var sheet = /^\/players\/(\d+)/.exec(path);
         if (sheet) return drawSheet(main, copy, list, Number(sheet[1]));
-        if (path === "/" || path === "/offline" || path === "/players") return drawList(main, copy, list);
+        if (path === "/" || path === "/offline" || path === "/players") {
+          drawQueue(main, list);
+          return drawList(main, copy, list);
+        }
         drawQueue(main, list);
         main.appendChild(el("section", {"class": "panel"}, [el("p", {text: words.notOffline}),
           el("a", {"class": "btn wide", href: "/", text: words.players})]));
@@ -389,8 +407,12 @@
         .then(function () { window.location.reload(); })
         .catch(function () { setTimeout(probe, 4000); });
     }
-    setTimeout(probe, 4000);
-    window.addEventListener("online", probe);
+    // (at /offline itself the page was asked for: the referee is looking at the kept
+    // changes, online or not, and the ↑ button sends them)
+    if (window.location.pathname !== "/offline") {
+      setTimeout(probe, 4000);
+      window.addEventListener("online", probe);
+    }
   }
 
   // --- wiring ----------------------------------------------------------------------------
@@ -398,8 +420,12 @@
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("#pending");
     if (!button) return;
-    if (body.dataset.shell) { window.location.reload(); return; }
-    send();
+    // from the shell: the players list, which sends what waits once a station answers
+    if (body.dataset.shell) { window.location.href = "/"; return; }
+    queued().then(function (list) {
+      if (list.some(function (t) { return t.error; })) window.location.href = "/offline";
+      else send();
+    });
   });
 
   document.addEventListener("submit", function (event) {

@@ -156,3 +156,51 @@ def test_the_app_can_be_installed_on_localhost(browser, live_server, db, tmp_pat
                             ".map((m) => m.media)")
     assert colours == ["(prefers-color-scheme: light)", "(prefers-color-scheme: dark)"]
     context.close()
+
+
+PUT = """(entries) => new Promise((done) => {
+    const r = indexedDB.open('referee-pocket', 1);
+    r.onsuccess = () => { const db = r.result; const tx = db.transaction('queue', 'readwrite');
+      entries.forEach((e) => tx.objectStore('queue').put(e));
+      tx.oncomplete = () => { db.close(); done(true); }; }; })"""
+COUNT = """() => new Promise((done) => {
+    const r = indexedDB.open('referee-pocket', 1);
+    r.onsuccess = () => { const db = r.result;
+      const g = db.transaction('queue').objectStore('queue').count();
+      g.onsuccess = () => { db.close(); done(g.result); }; }; })"""
+
+
+def test_a_damaged_entry_is_shown_and_discarded_and_a_failing_station_loses_nothing(
+        browser, live_server, db, tmp_path):
+    hale = service.create(db, None, {"character": "Corporal Hale", "hp_max": 3,
+                                     "chance_max": 2, "cartridges": 4, "suit": "S"})
+    context = phone(browser, tmp_path / "phone", {"width": 360, "height": 740}, "dark",
+                    "en-US")
+    page = context.new_page()
+    sign_in(page, live_server)
+    ready_offline(page)
+    # A station that answers 500 while the phone sends: everything stays on the phone.
+    page.route("**/offline/taps", lambda route: route.fulfill(status=500, body="oops"))
+    page.evaluate(PUT, [{"id": "0b1e-kept-1", "player": hale["id"], "kind": "adjust",
+                         "values": {"hp": -1}, "reason": "", "made": 1764660000000,
+                         "referee": 1, "name": "Corporal Hale"},
+                        {"id": "0b1e-damaged", "player": "?", "values": None}])
+    page.reload()
+    page.wait_for_selector("#pocket-notice")
+    assert "Not sent" in page.locator("#pocket-notice").inner_text()
+    assert page.evaluate(COUNT) == 2
+    assert db.execute("SELECT hp FROM players WHERE id = ?", [hale["id"]]).fetchone()[0] == 3
+    # The damaged one is shown for what it is, with its Discard; the top bar leads there.
+    page.unroute("**/offline/taps")
+    page.locator("#pending").click()
+    page.wait_for_url(f"{live_server}/offline")
+    damaged = page.locator("#pending-list li.damaged")
+    assert "damaged" in damaged.inner_text()
+    damaged.get_by_role("button").click()
+    page.wait_for_function("() => document.querySelectorAll('#pending-list li').length === 1")
+    assert page.evaluate(COUNT) == 1
+    # Now the sound one goes, once.
+    page.goto(f"{live_server}/players/{hale['id']}")
+    page.wait_for_function("() => document.getElementById('pending').hidden")
+    assert db.execute("SELECT hp FROM players WHERE id = ?", [hale["id"]]).fetchone()[0] == 2
+    context.close()
