@@ -187,8 +187,58 @@
             return putCopy(data).then(function () { return "kept"; });
           });
         })
-        .then(function (kept) { if (kept) body.dataset.copy = "ready"; });  // tests wait on it
+        .then(function (kept) {
+          if (!kept) return null;
+          body.dataset.copy = "ready";  // tests wait on it
+          return getCopy().then(keepGames);
+        });
     }).catch(function () { /* out of reach: the copy stays as it was */ });
+  }
+
+  // --- the games in progress: their screens, kept as they stood ------------------------
+
+  var GAMES = "referee-games";  // the service worker answers from it (static/sw.js)
+
+  function keepGames(copy) {
+    if (!copy || !window.caches) return Promise.resolve();
+    var wanted = {};
+    (copy.games || []).forEach(function (g) { wanted[g[0]] = g[1]; });
+    return run("copy", "readonly", function (s) { return s.get("games"); }).then(function (had) {
+      had = had || {};
+      return caches.open(GAMES).then(function (cache) {
+        var work = Object.keys(had).filter(function (url) { return !(url in wanted); })
+          .map(function (url) { return cache.delete(url); });
+        Object.keys(wanted).forEach(function (url) {
+          if (had[url] === wanted[url]) return;  // the screen did not move
+          work.push(fetch(url, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
+            if (!r.ok || r.redirected) return;
+            return r.text().then(function (html) {
+              return cache.put(url, new Response(html, {headers: {
+                "Content-Type": "text/html; charset=utf-8", "X-Kept-At": new Date().toISOString()}}));
+            });
+          }).catch(function () { delete wanted[url]; }));
+        });
+        return Promise.all(work);
+      }).then(function () {
+        return run("copy", "readwrite", function (s) { s.put(wanted, "games"); });
+      });
+    }).then(function () { body.dataset.games = "ready"; }).catch(function () {});
+  }
+
+  // A game's screen served from what the phone kept: read-only, and from when.
+  function keptScreen() {
+    var main = document.getElementById("main");
+    if (main) main.inert = true;
+    var note = el("p", {"class": "notice warn offline-banner", role: "status",
+      text: say("pocketGameKept", 0).replace("{at}", when(body.dataset.keptAt))});
+    if (main) main.parentNode.insertBefore(note, main);
+    function probe() {
+      fetch("/live/events", {credentials: "same-origin", cache: "no-store"})
+        .then(function () { window.location.reload(); })
+        .catch(function () { setTimeout(probe, 4000); });
+    }
+    setTimeout(probe, 4000);
+    window.addEventListener("online", probe);
   }
 
   // --- the shell: drawing a page from the copy --------------------------------------------
@@ -268,6 +318,13 @@
     input.addEventListener("input", fill);
     fill();
     main.appendChild(el("section", {"class": "panel"}, [el("h1", {text: words.players}), input, rows]));
+    if ((copy.games || []).length) {
+      var games = el("ul", {"class": "rows", id: "offline-games"});
+      copy.games.forEach(function (g) {
+        games.appendChild(el("li", {}, [el("a", {"class": "row", href: g[0], text: g[2]})]));
+      });
+      main.appendChild(el("section", {"class": "panel"}, [el("h2", {text: words.games}), games]));
+    }
   }
 
   function newId() {
@@ -446,6 +503,7 @@
 
   function start() {
     if (body.dataset.shell) { drawShell(); return; }
+    if (body.dataset.keptAt !== undefined) { keptScreen(); return; }
     if (!me) return;
     if ("serviceWorker" in navigator && window.isSecureContext) {
       navigator.serviceWorker.register("/sw.js", {scope: "/"}).catch(function () {});

@@ -8,6 +8,7 @@
 
 const SHELL = __SHELL__;
 const CACHE = "referee-shell-__VERSION__";
+const PAGES = "referee-games";  // the games' screens, kept by offline.js
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL))
@@ -31,6 +32,19 @@ function offlineShell() {
     found || new Response("offline", {status: 503, headers: {"Content-Type": "text/plain"}}));
 }
 
+// A game's screen the phone kept (static/offline.js puts the games in progress there),
+// marked as the copy it is: offline.js then shows it read-only, and from when.
+function keptGame(request) {
+  return caches.open(PAGES).then((cache) => cache.match(request, {ignoreSearch: true}))
+    .then((found) => {
+      if (!found) return null;
+      const at = found.headers.get("X-Kept-At") || "";
+      return found.text().then((html) => new Response(
+        html.replace("<body ", '<body data-kept-at="' + at + '" '),
+        {headers: {"Content-Type": "text/html; charset=utf-8"}}));
+    });
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
@@ -42,6 +56,7 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(() => offlineShell()));
+    event.respondWith(fetch(request).catch(() =>
+      keptGame(request).then((kept) => kept || offlineShell())));
   }
 });

@@ -214,6 +214,13 @@ PLAYER_FIELDS = ("id", "character", "player", "hp", "hp_max", "chance", "chance_
                  "cartridges", "level", "status", "suit", "version")
 
 
+def running_games(db: Database, limit: int) -> list[dict]:
+    """The games still going on, the one moved latest first: kind, number, version."""
+    return fetch(db, "SELECT kind, number, version FROM games WHERE status IN "
+                     "('in_progress', 'extension') ORDER BY updated_at DESC, id DESC "
+                     "LIMIT ?", [limit])
+
+
 def now_iso() -> str:
     """When a copy was made: the phone says "offline since" from it."""
     return datetime.now(UTC).isoformat(timespec="seconds")

@@ -14,12 +14,32 @@ from flask import (
 )
 from flask_babel import gettext
 
+from referee.api import games as game_api
 from referee.players import pocket
 from referee.web.context import current_referee, get_db
 from referee.web.live import event_mark
 from referee.web.security import referee_required
 
 bp = Blueprint("pocket", __name__)
+
+# The screen of each game kind, to keep a copy of the games in progress on the phone.
+GAME_SCREENS = {"duel": ("duels.show", "duel_id"), "coup": ("coup.show", "game_id"),
+                "underworld": ("underworld.show", "game_id"),
+                "berserk": ("berserk.show", "game_id")}
+GAMES_KEPT = 30  # the games in progress a phone keeps, the latest moved first
+
+
+def _games() -> list[list]:
+    """The games in progress: where their screen is and their version, so the phone
+    fetches again only the screens that moved (static/offline.js keeps them)."""
+    kept = []
+    for row in pocket.running_games(get_db(), GAMES_KEPT):
+        endpoint, arg = GAME_SCREENS.get(row["kind"], (None, None))
+        if endpoint is not None:
+            kept.append([url_for(endpoint, **{arg: row["number"]}), row["version"],
+                         game_api.name_of(row["kind"], row["number"])])
+    return kept
+
 
 # What the service worker keeps from its first visit on: the shell the phone shows out of
 # reach, and the static files every page uses (by their fingerprinted addresses).
@@ -65,7 +85,8 @@ def data():
     if request.headers.get("If-None-Match") == etag:
         response = Response(status=304)
     else:
-        response = jsonify({**pocket.snapshot(get_db()), "at": pocket.now_iso(),
+        response = jsonify({**pocket.snapshot(get_db()), "games": _games(),
+                            "at": pocket.now_iso(),
                             "referee": {"id": referee["id"], "name": referee["name"]}})
     response.headers["ETag"] = etag
     response.headers["Cache-Control"] = "no-cache"

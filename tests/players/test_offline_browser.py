@@ -204,3 +204,38 @@ def test_a_damaged_entry_is_shown_and_discarded_and_a_failing_station_loses_noth
     page.wait_for_function("() => document.getElementById('pending').hidden")
     assert db.execute("SELECT hp FROM players WHERE id = ?", [hale["id"]]).fetchone()[0] == 2
     context.close()
+
+
+@pytest.mark.parametrize(("size", "scheme", "locale"), [
+    ({"width": 390, "height": 844}, "light", "en-US"),
+    ({"width": 360, "height": 740}, "dark", "ru-RU")])
+def test_a_game_in_progress_reads_offline_as_it_stood_and_read_only(
+        browser, live_server, db, tmp_path, size, scheme, locale):
+    from referee.games.duel import service as duels
+
+    a = service.create(db, None, {"character": "Corporal Hale", "hp_max": 3,
+                                  "chance_max": 2, "cartridges": 4, "suit": "S"})
+    b = service.create(db, None, {"character": "Атаманша Дуся", "hp_max": 5,
+                                  "chance_max": 1, "cartridges": 5, "suit": "H"})
+    duel = duels.start(db, 1, a["id"], b["id"])
+    context = phone(browser, tmp_path / "phone", size, scheme, locale)
+    page = context.new_page()
+    sign_in(page, live_server)
+    ready_offline(page)
+    page.wait_for_function("() => document.body.dataset.games === 'ready'")
+    context.set_offline(True)
+    page.goto(f"{live_server}/")
+    page.wait_for_selector("#offline-games a")
+    link = page.locator("#offline-games a")
+    assert link.count() == 1
+    link.click()
+    page.wait_for_url(f"{live_server}/duels/{duel.id}")
+    page.wait_for_selector(".offline-banner")
+    said = page.locator(".offline-banner").inner_text()
+    assert ("read-only" in said) if locale == "en-US" else ("только для просмотра" in said)
+    assert page.evaluate("document.getElementById('main').inert") is True
+    assert "Corporal Hale" in page.locator("#main").inner_text()
+    shoot(page, f"offline-duel-{locale}")
+    # Nothing can be recorded from the copy: the keys take no tap.
+    assert page.locator("#main button").first.evaluate("b => b.closest('[inert]') !== null")
+    context.close()
