@@ -19,10 +19,9 @@ from tests.players.test_browser import sign_in
 pytestmark = pytest.mark.browser
 
 SMALL = {"width": 360, "height": 740}
-# (size, colour scheme, browser language): every size, scheme and language at least once.
-COMBOS = [(PHONE, "light", "en-US"), (SMALL, "dark", "ru-RU"), (SMALL, "light", "en-US"),
-          (PHONE, "dark", "ru-RU")]
-TWO = COMBOS[:2]
+# (size, colour scheme, browser language): every size, scheme and language at least once,
+# in two runs (four took a tenth of the suite's time for no more found).
+TWO = [(PHONE, "light", "en-US"), (SMALL, "dark", "ru-RU")]
 
 
 def combo_id(combo) -> str:
@@ -61,7 +60,7 @@ def wait_version(page, player_id: int, version: int) -> None:
     page.wait_for_selector(f"#player-{player_id}[data-version='{version}']")
 
 
-@pytest.mark.parametrize("combo", COMBOS, ids=combo_id)
+@pytest.mark.parametrize("combo", TWO, ids=combo_id)
 def test_a_double_tap_on_undo_never_reaches_another_control(phone_of, live_server, db, combo):
     size, scheme, locale = combo
     add_referee(db, "anna", "anna-password", False, by=None)
