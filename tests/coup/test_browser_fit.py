@@ -9,6 +9,7 @@ import pytest
 from referee.games.coup import service as coup
 from referee.players import service as players
 from tests.browser_fixtures import PHONE, shoot
+from tests.players.test_browser import sign_in
 
 SMALL = {"width": 360, "height": 740}
 NAMES = ["Атаманша Дуся Непреклонная", "Boris", "Vera Longname-Petrovskaya", "Gleb",
@@ -27,14 +28,6 @@ REACH = """sel => {
                   && box.right <= innerWidth,
           reached: !!hit && (hit === el || el.contains(hit))};
 }"""
-
-
-def sign_in(page, base, name="ref", password="ref-password"):
-    page.goto(base + "/login")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(base + "/")
 
 
 class Thumb:
