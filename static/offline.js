@@ -175,8 +175,14 @@
   function refreshCopy() {
     if (!me || !window.indexedDB || body.dataset.shell) return Promise.resolve();
     return getCopy().then(function (copy) {
-      var headers = copy && copy.referee && copy.referee.id === me && copy.etag ?
-        {"If-None-Match": copy.etag} : {};
+      if (copy && copy.referee && copy.referee.id !== me) {
+        // another referee signed in on this phone: nothing of the last one's stays
+        return Promise.all([window.caches ? caches.delete(GAMES) : null,
+          run("copy", "readwrite", function (s) { s.clear(); })]).then(function () { return null; });
+      }
+      return copy;
+    }).then(function (copy) {
+      var headers = copy && copy.etag ? {"If-None-Match": copy.etag} : {};
       return fetch("/offline/data.json", {credentials: "same-origin", cache: "no-store", headers: headers})
         .then(function (response) {
           if (response.status === 304) return "kept";

@@ -239,3 +239,35 @@ def test_a_game_in_progress_reads_offline_as_it_stood_and_read_only(
     # Nothing can be recorded from the copy: the keys take no tap.
     assert page.locator("#main button").first.evaluate("b => b.closest('[inert]') !== null")
     context.close()
+
+
+def test_another_referee_signing_in_on_the_phone_gets_none_of_the_last_ones_copy(
+        browser, live_server, db, tmp_path):
+    from referee.games.duel import service as duels
+
+    a = service.create(db, None, {"character": "Corporal Hale", "hp_max": 3,
+                                  "chance_max": 2, "cartridges": 4, "suit": "S"})
+    b = service.create(db, None, {"character": "Атаманша Дуся", "hp_max": 5,
+                                  "chance_max": 1, "cartridges": 5, "suit": "H"})
+    duels.start(db, 1, a["id"], b["id"])
+    context = phone(browser, tmp_path / "phone", {"width": 360, "height": 740}, "dark",
+                    "en-US")
+    page = context.new_page()
+    sign_in(page, live_server)
+    ready_offline(page)
+    page.wait_for_function("() => document.body.dataset.games === 'ready'")
+    context.clear_cookies()  # the session ended without signing out
+    sign_in(page, live_server, "org", "org-password")
+    page.wait_for_function("() => document.body.dataset.copy === 'ready'")
+    page.wait_for_function("() => document.body.dataset.games === 'ready'")
+    owner = page.evaluate("""() => new Promise((done) => {
+        const r = indexedDB.open('referee-pocket', 1);
+        r.onsuccess = () => { const g = r.result.transaction('copy').objectStore('copy')
+          .get('event'); g.onsuccess = () => done(g.result.referee.name); }; })""")
+    assert owner == "org"
+    # The game's screen kept now is the one rendered for org, not for ref.
+    kept = page.evaluate("""() => caches.open('referee-games').then((c) => c.keys())
+        .then((keys) => Promise.all(keys.map((k) => caches.match(k).then((r) => r.text()))))""")
+    assert kept and all("Signed in as org" in html and "Signed in as ref" not in html
+                        for html in kept)
+    context.close()
