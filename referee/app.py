@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import Flask
 
-from referee import store
+from referee import assets, store
 from referee.store import settings as settings_store
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app for one database file (config DATABASE)."""
     app = Flask(
         __name__,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(assets.folder("templates")),
+        static_folder=str(assets.folder("static")),
     )
     app.config.from_mapping(
         DATABASE=store.default_path(),

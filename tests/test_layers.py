@@ -19,8 +19,9 @@ WEB_LIBRARIES = {"flask", "flask_babel", "jinja2", "werkzeug", "waitress"}
 # underworld record...).
 WEB_NAMES = {"web", "api", "schemas", "view", "passport", "feed", "hub", "record",
              "squads_web", "openapi"}
-# The two that build and run the app: they import the web layer to assemble it.
-ASSEMBLERS = {"referee.app", "referee.cli"}
+# The ones that build and run the app (and `python -m referee`): they import the web
+# layer to assemble it.
+ASSEMBLERS = {"referee.app", "referee.cli", "referee.__main__"}
 
 
 def is_rules(module: str) -> bool:

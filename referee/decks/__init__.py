@@ -32,13 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee import assets
 from referee.decks import kinds
 from referee.decks.kinds import KINDS, CoupCard, PlayingCard, Problem
 from referee.decks.source import DeckError, Locator, read
 from referee.rules import N_, RuleError
 
-ROOT = Path(__file__).resolve().parents[2]
-DECKS_DIR = ROOT / "printables" / "decks"
+DECKS_DIR = assets.folder("printables") / "decks"
 ENV = "REFEREE_DECKS"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")

@@ -3,6 +3,8 @@ the event a phone keeps, and the taps it sends when back in reach (players.pocke
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import (
     Blueprint,
     Response,
@@ -55,8 +57,7 @@ def _unauthorized():
 @bp.get("/sw.js")
 def service_worker():
     """The service worker, at the root so that it may serve every page of the site."""
-    with current_app.open_resource("../static/sw.js") as f:
-        code = f.read().decode("utf-8")
+    code = (Path(current_app.static_folder) / "sw.js").read_text("utf-8")
     shell = [url_for("pocket.shell")] + [url_for("static", filename=f) for f in SHELL_FILES]
     version = "-".join(u.rsplit("=", 1)[-1] for u in shell[1:])
     code = code.replace("__SHELL__", repr(shell).replace("'", '"')).replace(

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 
 from fpdf import FPDF
 
-ROOT = Path(__file__).resolve().parents[2]
-FONTS_DIR = ROOT / "printables" / "fonts"
+from referee import assets
+
+FONTS_DIR = assets.folder("printables") / "fonts"
 FONT = "dejavu"
 PT = 25.4 / 72  # millimetres per typographic point
 ELLIPSIS = "…"

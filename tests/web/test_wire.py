@@ -11,7 +11,7 @@ import re
 import pytest
 from flask import Response
 
-from referee.app import ROOT
+from referee.assets import folder
 from referee.players import service
 from referee.web import wire
 from tests.conftest import post
@@ -20,7 +20,7 @@ STATIC_URL = re.compile(r'(?:href|src)="(/static/([^"?]+)(?:\?v=([0-9a-f]+))?)"'
 
 
 def fingerprint_of(filename: str) -> str:
-    return hashlib.sha256((ROOT / "static" / filename).read_bytes()).hexdigest()[:12]
+    return hashlib.sha256((folder("static") / filename).read_bytes()).hexdigest()[:12]
 
 
 @pytest.mark.parametrize(("accept", "zipped"), [
@@ -100,7 +100,7 @@ def test_every_static_url_in_a_page_is_fingerprinted_and_kept_a_year(referee, db
         response = referee.get(url)  # signed in: security's no-store must not reach it
         assert response.status_code == 200, url
         assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
-        assert response.data == (ROOT / "static" / name).read_bytes()
+        assert response.data == (folder("static") / name).read_bytes()
 
 
 def test_static_files_are_gzipped_with_their_own_etag(client):
@@ -129,7 +129,7 @@ def test_a_url_without_todays_fingerprint_revalidates(client, url):
 def test_ranges_and_missing_files(client):
     part = client.get("/static/app.css", headers={"Range": "bytes=0-9"})
     assert part.status_code == 206
-    assert part.data == (ROOT / "static" / "app.css").read_bytes()[:10]
+    assert part.data == (folder("static") / "app.css").read_bytes()[:10]
     assert client.get("/static/nope.css").status_code == 404
     assert client.get("/static/../referee/app.py").status_code == 404
 
