@@ -79,6 +79,8 @@ def test_read_and_tap_offline_then_each_tap_lands_once_and_a_broken_bound_is_hel
     page.wait_for_function("() => document.getElementById('pending').dataset.count === '3'")
     assert shown(page, hale["id"], "hp") == "1"
     assert page.locator("#pending .sr-only").text_content() == send_label
+    # The count floats under the bar: nothing is pushed aside or past the screen's edge.
+    assert page.evaluate("document.documentElement.scrollWidth") == size["width"]
     shoot(page, f"offline-sheet-{locale}")
     context.close()
 
