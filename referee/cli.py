@@ -214,8 +214,11 @@ def cmd_print_deck(args: argparse.Namespace) -> int:
     from referee.printing import service as printing
 
     try:
-        data = printing.deck(args.name, args.backs, tuple(args.duplex_offset), args.lang,
-                             ProgressBar(args.name))
+        if args.print_shop:
+            data = printing.shop_deck(args.name, args.bleed, args.lang, ProgressBar(args.name))
+        else:
+            data = printing.deck(args.name, args.backs, tuple(args.duplex_offset), args.lang,
+                                 ProgressBar(args.name))
     except (DeckError, UnknownDeck, RuleError) as err:
         print(f"error: {getattr(err, 'text', err)}", file=sys.stderr)
         return 2
@@ -422,6 +425,10 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--backs", action="store_true", help="add mirrored back pages for duplex")
     q.add_argument("--duplex-offset", type=float, nargs=2, default=(0.0, 0.0),
                    metavar=("X_MM", "Y_MM"), help="shift the back pages to match the printer")
+    q.add_argument("--print-shop", action="store_true",
+                   help="one card a page with bleed, fronts and backs in turn (print shops)")
+    q.add_argument("--bleed", type=float, default=3.175, metavar="MM",
+                   help="with --print-shop: bleed on each side (default 3.175 = 1/8 in)")
     q.add_argument("--lang", choices=("both", "ru", "en"), default="both")
     q.set_defaults(func=cmd_print_deck)
     q = what.add_parser("decks", help="list the decks")

@@ -28,8 +28,8 @@ Parts = str | Sequence[tuple[str, Colour]]
 class Canvas(FPDF):
     """An A4 page set in millimetres with the shipped fonts (Cyrillic and Latin)."""
 
-    def __init__(self, title: str) -> None:
-        super().__init__(orientation="P", unit="mm", format="A4")
+    def __init__(self, title: str, page: tuple[float, float] | str = "A4") -> None:
+        super().__init__(orientation="P", unit="mm", format=page)
         self.set_auto_page_break(False)
         self.set_margin(0)
         self.add_font(FONT, "", FONTS_DIR / "DejaVuSans.ttf")
@@ -49,9 +49,9 @@ class Canvas(FPDF):
         self._out(operators)
 
 
-def new_pdf(title: str) -> Canvas:
-    """An empty A4 document in millimetres with the shipped fonts."""
-    return Canvas(title)
+def new_pdf(title: str, page: tuple[float, float] | str = "A4") -> Canvas:
+    """An empty document in millimetres (A4, or pages of ``page`` mm) with the fonts."""
+    return Canvas(title, page)
 
 
 def rgb(colour: str) -> tuple[int, int, int]:

@@ -49,3 +49,16 @@ def deck(name: str, backs: bool = False, offset: tuple[float, float] = (0.0, 0.0
         if not -10 <= value <= 10:
             raise RuleError(None, N_("The duplex offset must be between -10 and 10 mm."))
     return deck_pdf(name, backs=backs, duplex_offset=offset, progress=progress, lang=lang)
+
+
+BAD_BLEED = N_("The bleed is between 0 and 10 mm (print shops ask for about 3).")
+
+
+def shop_deck(name: str, bleed: float, lang: str = "both",
+              progress: Progress | None = None) -> bytes:
+    """A deck for a print shop: one card a page with its bleed, fronts and backs in turn."""
+    from referee.printing.shop import MAX_BLEED, shop_pdf
+
+    if not 0 <= bleed <= MAX_BLEED:
+        raise RuleError(None, BAD_BLEED)
+    return shop_pdf(name, bleed=bleed, lang=lang, progress=progress)

@@ -62,6 +62,10 @@ def deck():
     offset = (request.args.get("offset_x", 0.0, type=float),
               request.args.get("offset_y", 0.0, type=float))
     try:
+        if request.args.get("shop") == "1":  # one card a page with its bleed (print shops)
+            bleed = request.args.get("bleed", 3.175, type=float)
+            data = printing.shop_deck(name, bleed, _lang())
+            return _pdf(data, f"{name}-print-shop.pdf")
         data = printing.deck(name, request.args.get("backs") == "1", offset, _lang())
     except RuleError as err:
         return _page(rule_message(err), 422)
