@@ -106,14 +106,57 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _joinrpg_map(text: str) -> tuple[str, str]:
+    """--map OURS=THEIRS: one of our fields and a JoinRPG field's name."""
+    ours, sep, theirs = text.partition("=")
+    if not sep or not ours.strip() or not theirs.strip():
+        raise argparse.ArgumentTypeError('write it as hp_max="Хиты"')
+    return ours.strip(), theirs.strip().strip('"')
+
+
+def cmd_import_joinrpg(args: argparse.Namespace, db, data: bytes) -> int:
+    """A JoinRPG file: the plan printed (new, changed, left out), then applied unless
+    --dry-run; every bad row by line or character id, and then nothing is imported."""
+    from referee.players import joinrpg
+    from referee.rules import RuleError
+
+    try:
+        export = joinrpg.read(data)
+        mapping = joinrpg.mapping_for(db, export, dict(args.map or []))
+        joinrpg.check_mapping(export, mapping)
+    except RuleError as err:
+        print(f"{args.file}: {err.text}", file=sys.stderr)
+        return 2
+    print("Fields: " + ", ".join(f"{k} = {v}" for k, v in sorted(mapping.items())))
+    todo = joinrpg.plan(db, export, mapping, include_all=args.all)
+    for ref, err in todo.errors:
+        print(f"{args.file}:{ref}: {err.text}", file=sys.stderr)
+    if todo.errors:
+        print("Nothing was imported.", file=sys.stderr)
+        return 2
+    for row, changed in todo.changes:
+        told = "; ".join(f"{k} {b} -> {a}" for k, (b, a) in changed.items())
+        print(f"Change {row['character']} (JoinRPG {row['joinrpg_id']}): {told}")
+    verb = "Would import" if args.dry_run else "Imported"
+    if not args.dry_run:
+        joinrpg.apply(db, None, todo, mapping)
+    print(f"{verb} {len(todo.new)} new players, {len(todo.changes)} changed, "
+          f"{todo.unchanged} unchanged; {todo.left_out} not in the game left out.")
+    return 0
+
+
 def cmd_import(args: argparse.Namespace) -> int:
-    """Import players from a CSV file (all rows, or none)."""
+    """Import players from a CSV file (all rows, or none), or a JoinRPG file."""
     from referee.players.importing import import_players
+    from referee.players.joinrpg import is_joinrpg
 
     if _existing(args) is None:
         return 2
     db = store.init(_path(args))
-    created, errors = import_players(db, None, Path(args.file).read_bytes(), args.encoding)
+    data = Path(args.file).read_bytes()
+    if args.map or is_joinrpg(data):
+        return cmd_import_joinrpg(args, db, data)
+    created, errors = import_players(db, None, data, args.encoding)
     for line, err in errors:
         print(f"{args.file}:{line}: {err.text}", file=sys.stderr)
     if errors:
@@ -399,8 +442,16 @@ def build_parser() -> argparse.ArgumentParser:
     _db_arg(p)
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("import-players", help="import players from CSV (all or nothing)")
+    p = sub.add_parser("import-players", help="import players from our CSV template, or "
+                       "from a JoinRPG CSV, XLSX or saved API JSON (all or nothing)")
     p.add_argument("file")
+    p.add_argument("--map", action="append", type=_joinrpg_map, metavar='OURS="THEIRS"',
+                   help='JoinRPG: our field from a JoinRPG field, e.g. hp_max="Хиты" '
+                   "(repeatable; others are suggested by name)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="JoinRPG: show what would be added and changed, import nothing")
+    p.add_argument("--all", action="store_true",
+                   help="JoinRPG: also vacant, NPC and inactive characters")
     from referee.players.importing import ENCODINGS
 
     p.add_argument("--encoding", default=None, choices=list(ENCODINGS),

@@ -86,37 +86,46 @@ def create(db: Database, referee_id: int | None, data: dict, reason: str = "") -
 def create_many(db: Database, referee_id: int | None, cleaned: list[dict],
                 reason: str = "", kind: str = "create") -> list[dict]:
     """Register already-cleaned players in one transaction (CSV import: all or nothing)."""
-    created = []
     with write(db):
-        for fields in cleaned:
-            at = now()
-            row = {
-                "character": fields["character"],
-                "player": fields.get("player", ""),
-                "hp": fields["hp_max"],
-                "hp_max": fields["hp_max"],
-                "chance": fields["chance_max"],
-                "chance_max": fields["chance_max"],
-                "cartridges": fields["cartridges"],
-                "level": fields.get("level", 1),
-                "status": stats.ACTIVE,
-                "suit": fields["suit"],
-                "duel_deck": full_deck(fields["suit"]),
-                "notes": fields.get("notes", ""),
-                "passport_token": new_token(),
-                "wounded_at": None,
-                "version": 1,
-                "created_at": at,
-                "updated_at": at,
-            }
-            pid = row["id"] = new_id(db, "players")
-            fold.row(db, "players", row)
-            changes = {k: {"before": None, "after": row[k]} for k in
-                       ("character", "player", "hp_max", "chance_max", "cartridges", "level",
-                        "suit")}
-            events.record(db, referee_id=referee_id, player_id=pid, kind=kind,
-                          changes=changes, reason=reason, at=at)
-            created.append(rows.get(db, pid))
+        return create_in_write(db, referee_id, cleaned, reason, kind)
+
+
+def create_in_write(db: Database, referee_id: int | None, cleaned: list[dict],
+                    reason: str = "", kind: str = "create") -> list[dict]:
+    """Register already-cleaned players inside a write already open; a player may carry
+    the JoinRPG character it came from (``joinrpg_id``, issue 25)."""
+    created = []
+    for fields in cleaned:
+        at = now()
+        row = {
+            "character": fields["character"],
+            "player": fields.get("player", ""),
+            "hp": fields["hp_max"],
+            "hp_max": fields["hp_max"],
+            "chance": fields["chance_max"],
+            "chance_max": fields["chance_max"],
+            "cartridges": fields["cartridges"],
+            "level": fields.get("level", 1),
+            "status": stats.ACTIVE,
+            "suit": fields["suit"],
+            "duel_deck": full_deck(fields["suit"]),
+            "notes": fields.get("notes", ""),
+            "passport_token": new_token(),
+            "wounded_at": None,
+            "version": 1,
+            "created_at": at,
+            "updated_at": at,
+        }
+        if fields.get("joinrpg_id"):
+            row["joinrpg_id"] = fields["joinrpg_id"]
+        pid = row["id"] = new_id(db, "players")
+        fold.row(db, "players", row)
+        changes = {k: {"before": None, "after": row[k]} for k in
+                   ("character", "player", "hp_max", "chance_max", "cartridges", "level",
+                    "suit")}
+        events.record(db, referee_id=referee_id, player_id=pid, kind=kind,
+                      changes=changes, reason=reason, at=at)
+        created.append(rows.get(db, pid))
     return created
 
 
@@ -239,30 +248,36 @@ def kill(db: Database, referee_id: int | None, player_id: int, reason: str = "")
 def edit(db: Database, referee_id: int | None, player_id: int, data: dict,
          reason: str = "") -> dict:
     """Change a player's names, maximums, suit or notes."""
-    fields = clean({k: v for k, v in data.items() if k in EDITABLE}, partial=True)
     with write(db):
-        row = rows.get(db, player_id)
-        if row is None:
-            raise _missing(player_id)
-        new = {k: v for k, v in fields.items() if row[k] != v}
-        if "suit" in new:
-            # D1: the deck is the passport's suit; once cards are surrendered the suit is
-            # part of the record and cannot be swapped.
-            if rows.deck_cards(row) != full_deck(row["suit"]).split(","):
-                raise RuleError("D1", N_("This player has already surrendered duel-deck cards; "
-                                         "the suit can no longer change."))
-            new["duel_deck"] = full_deck(new["suit"])
-        if {"hp_max", "chance_max"} & new.keys():
-            sheet = stats.set_exact(rows.sheet(row), {
-                "hp_max": new.get("hp_max", row["hp_max"]),
-                "chance_max": new.get("chance_max", row["chance_max"]),
-                # Lowering a maximum pulls the current value down with it.
-                "hp": min(row["hp"], new.get("hp_max", row["hp_max"])),
-                "chance": min(row["chance"], new.get("chance_max", row["chance_max"])),
-            })
-            new.update(sheet.values())
-            new["wounded_at"] = wound_started(row, sheet.status)
-        return record_change(db, row, new, referee_id=referee_id, kind="edit", reason=reason)
+        return edit_in_write(db, referee_id, player_id, data, reason)
+
+
+def edit_in_write(db: Database, referee_id: int | None, player_id: int, data: dict,
+                  reason: str | Note = "") -> dict:
+    """:func:`edit` inside a write already open (a JoinRPG re-import: all or nothing)."""
+    fields = clean({k: v for k, v in data.items() if k in EDITABLE}, partial=True)
+    row = rows.get(db, player_id)
+    if row is None:
+        raise _missing(player_id)
+    new = {k: v for k, v in fields.items() if row[k] != v}
+    if "suit" in new:
+        # D1: the deck is the passport's suit; once cards are surrendered the suit is
+        # part of the record and cannot be swapped.
+        if rows.deck_cards(row) != full_deck(row["suit"]).split(","):
+            raise RuleError("D1", N_("This player has already surrendered duel-deck cards; "
+                                     "the suit can no longer change."))
+        new["duel_deck"] = full_deck(new["suit"])
+    if {"hp_max", "chance_max"} & new.keys():
+        sheet = stats.set_exact(rows.sheet(row), {
+            "hp_max": new.get("hp_max", row["hp_max"]),
+            "chance_max": new.get("chance_max", row["chance_max"]),
+            # Lowering a maximum pulls the current value down with it.
+            "hp": min(row["hp"], new.get("hp_max", row["hp_max"])),
+            "chance": min(row["chance"], new.get("chance_max", row["chance_max"])),
+        })
+        new.update(sheet.values())
+        new["wounded_at"] = wound_started(row, sheet.status)
+    return record_change(db, row, new, referee_id=referee_id, kind="edit", reason=reason)
 
 
 def reissue(db: Database, referee_id: int | None, player_id: int, reason: str = "") -> dict:

@@ -529,3 +529,14 @@ def m016_phone_taps(db: Database) -> None:
     db.execute("ALTER TABLE events ADD COLUMN tap TEXT")
     db.execute("CREATE UNIQUE INDEX events_tap ON events(tap) WHERE tap IS NOT NULL")
     db.execute("ALTER TABLE conflicts ADD COLUMN held TEXT")
+
+
+@migrations()
+def m017_joinrpg_ids(db: Database) -> None:
+    """The JoinRPG character each player was imported from (issue 25), taken from the
+    character's URL or ``CharacterId``: a second import of an updated export finds the
+    players it made before. NULL for players made any other way. Written with the new
+    player's row (a ``row`` part), so it travels to the other stations with it."""
+    db.execute("ALTER TABLE players ADD COLUMN joinrpg_id TEXT")
+    db.execute("CREATE INDEX players_joinrpg_id ON players(joinrpg_id) "
+               "WHERE joinrpg_id IS NOT NULL")
