@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from referee.games.hub import DOORS, game_name, player_panels
-from referee.players import exporting, importing, service
+from referee.players import exporting, importing, joinrpg, service
 from referee.players import settings as event_settings
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
@@ -313,12 +314,45 @@ def import_csv():
     if request.method == "POST":
         upload = request.files.get("file")
         data = upload.read() if upload else b""
+        if request.form.get("joinrpg") or joinrpg.is_joinrpg(data):
+            return _import_joinrpg(data)
         created, problems = importing.import_players(get_db(), current_referee()["id"], data,
                                                      encoding or None)
         errors = [(line, rule_message(err)) for line, err in problems]
     status = 422 if errors else 200
     return render_template("players/import.html", errors=errors, created=created,
                            encodings=importing.ENCODINGS, encoding=encoding), status
+
+
+def _import_joinrpg(data: bytes):
+    """Issue 25: a JoinRPG file. First the mapping step (selects prefilled with the
+    suggestions, the file carried along in the form) with a preview of the plan; its
+    Import button applies it, all or nothing."""
+    if request.form.get("joinrpg"):
+        try:
+            data = base64.b64decode(request.form["joinrpg"], validate=True)
+        except ValueError:
+            data = b""
+    db = get_db()
+    errors, todo, mapping, export, done = [], None, {}, None, False
+    try:
+        export = joinrpg.read(data)
+        given = {k: request.form[f"map_{k}"] for k in joinrpg.OURS
+                 if request.form.get(f"map_{k}")} if request.form.get("joinrpg") else {}
+        mapping = joinrpg.mapping_for(db, export, given)
+        if request.form.get("joinrpg"):  # the mapping step was sent: exactly its choices
+            mapping = given
+        joinrpg.check_mapping(export, mapping)
+        todo = joinrpg.plan(db, export, mapping)
+        errors = [(ref, rule_message(err)) for ref, err in todo.errors]
+        if not errors and request.form.get("step") == "import":
+            joinrpg.apply(db, current_referee()["id"], todo, mapping)
+            done = True
+    except RuleError as err:
+        errors.append(("", rule_message(err)))
+    return render_template("players/import_joinrpg.html", errors=errors, todo=todo,
+                           export=export, mapping=mapping, ours=joinrpg.OURS, done=done,
+                           data=base64.b64encode(data).decode()), 422 if errors else 200
 
 
 @bp.get("/players/import/template.csv")

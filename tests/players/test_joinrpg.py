@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 from openpyxl import Workbook
@@ -15,6 +16,7 @@ from referee.cli import main
 from referee.players import joinrpg
 from referee.players import service as players
 from referee.rules import RuleError
+from tests.conftest import post
 
 URL = "https://joinrpg.ru/1234/character/"
 HEADER = ["Персонаж", "Персонаж", "Занят?", "Группы", "Входит в группы",
@@ -184,3 +186,38 @@ def test_cli_bad_joinrpg_row_is_refused_by_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{file}:2: hp_max must be between 1 and 99." in err and "Nothing was imported" in err
     assert store.connect(path)["players"].count == 0
+
+
+def test_import_page_shows_the_mapping_step_prefilled_then_imports(organizer, db):
+    """Upload a JoinRPG XLSX: selects prefilled with the suggestions and a preview, nothing
+    written yet; Import with the same key applies it."""
+    page = post(organizer, "/players/import",
+                {"file": (io.BytesIO(joinrpg_xlsx()), "export.bin")},
+                content_type="multipart/form-data")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and db["players"].count == 0
+    selected = dict(re.findall(r'name="map_(\w+)">.*?<option value="([^"]*)" selected',
+                               html, re.S))
+    assert selected == MAP
+    assert "2 new characters, 0 changed, 0 unchanged; 1 not in the game" in html
+    carried = re.search(r'name="joinrpg" value="([^"]+)"', html).group(1)
+    key = re.search(r'name="once" value="([^"]+)"', html).group(1)
+    form = {"joinrpg": carried, "once": key, "step": "import",
+            **{f"map_{k}": v for k, v in MAP.items()}, "map_level": "", "map_notes": ""}
+    done = post(organizer, "/players/import", form)
+    assert done.status_code == 200 and "2 new, 0 changed" in done.get_data(as_text=True)
+    assert sorted(r["joinrpg_id"] for r in db.query("SELECT joinrpg_id FROM players")) == [
+        "101", "102"]
+    again = post(organizer, "/players/import", form)  # the same key sent twice
+    assert again.status_code == 303 and db["players"].count == 2
+
+
+def test_import_page_lists_a_bad_joinrpg_row_in_russian(organizer, db):
+    organizer.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ru"
+    bad = [list(r) for r in ROWS]
+    bad[1][6] = "много"
+    page = post(organizer, "/players/import", {"file": (io.BytesIO(joinrpg_csv(bad)), "x")},
+                content_type="multipart/form-data")
+    assert page.status_code == 422 and db["players"].count == 0
+    shown = re.findall(r"<li>(.*?)</li>", page.get_data(as_text=True))
+    assert shown and shown[0].startswith("Строка 3: ")
