@@ -188,7 +188,8 @@ def _json(data: bytes) -> Export:
         info = doc_char.get("PlayerInfo") or {}
         player = _text(info.get("PlayerDisplayName")) if isinstance(info, dict) else ""
         values = {}
-        for f in doc_char.get("Fields") or []:
+        listed = doc_char.get("Fields")
+        for f in listed if isinstance(listed, list) else []:
             if isinstance(f, dict) and str(f.get("ProjectFieldId")) in names:
                 shown = f.get("DisplayString")
                 values[names[str(f["ProjectFieldId"])]] = _text(
