@@ -22,6 +22,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 14,
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
+        # A JoinRPG export rides in the import's mapping step as a form field: a field may
+        # be as large as a request (werkzeug's default is 500 KB).
+        MAX_FORM_MEMORY_SIZE=4 * 1024 * 1024,
         JSON_SORT_KEYS=False,
     )
     if test_config:
