@@ -26,15 +26,13 @@ import os
 import re
 import sqlite3
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 import urllib.parse
 
 from bench_scale import make_event
-from bench_stats import cpu_seconds, free_port, pct, start
+from bench_stats import cpu_seconds, demo_event, pct, serve
 
 INTERVAL = 2.5  # seconds between two questions of one screen (live.INTERVAL_MS)
 
@@ -106,9 +104,7 @@ def light(folder: str) -> None:
     """Point 8 of issue 23, on 1,000 players."""
     db = f"{folder}/light.db"
     make_event(db, 1000, 10_000)
-    port = free_port()
-    server = start([sys.executable, "-m", "referee.cli", "serve", "--db", db, "--host",
-                    "127.0.0.1", "--port", str(port)], port)
+    server, port = serve(db)
     try:
         cookie = sign_in(port)
         _, page = fetch_gz(port, cookie, "/")
@@ -192,13 +188,8 @@ def main() -> None:
         if args.only == "light":
             return
 
-    folder = tempfile.mkdtemp(prefix="referee-bench-")
-    db = f"{folder}/bench.db"
-    subprocess.run([sys.executable, "-m", "referee.cli", "demo", "--db", db], check=True,
-                   stdout=subprocess.DEVNULL)
-    port = free_port()
-    server = start([sys.executable, "-m", "referee.cli", "serve", "--db", db, "--host",
-                    "127.0.0.1", "--port", str(port)], port)
+    db = demo_event(tempfile.mkdtemp(prefix="referee-bench-"))
+    server, port = serve(db)
     try:
         cookie = sign_in(port)
         with sqlite3.connect(db) as conn:

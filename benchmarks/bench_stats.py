@@ -60,6 +60,21 @@ def start(command: list[str], port: int) -> subprocess.Popen:
     raise SystemExit(f"server on {port} did not start: {command}")
 
 
+def demo_event(folder: str) -> str:
+    """A fresh demo event (`referee demo`) in ``folder``; its database file."""
+    db = f"{folder}/bench.db"
+    subprocess.run([sys.executable, "-m", "referee.cli", "demo", "--db", db], check=True,
+                   stdout=subprocess.DEVNULL)
+    return db
+
+
+def serve(db: str) -> tuple[subprocess.Popen, int]:
+    """`referee serve` on ``db`` at a free local port, once it listens."""
+    port = free_port()
+    return start([sys.executable, "-m", "referee.cli", "serve", "--db", db, "--host",
+                  "127.0.0.1", "--port", str(port)], port), port
+
+
 def drive(port: int, path: str, headers: dict, clients: int, total: int) -> tuple[float, list]:
     """`total` POSTs spread over `clients` keep-alive connections; (seconds, latencies)."""
     latencies: list[float] = []

@@ -26,7 +26,6 @@ import re
 import shutil
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,7 +35,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_stats import free_port, pct, start
+from bench_stats import demo_event, pct, serve
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -227,13 +226,8 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="list a repeat load's requests")
     args = parser.parse_args()
 
-    folder = tempfile.mkdtemp(prefix="referee-bench-")
-    db = f"{folder}/bench.db"
-    subprocess.run([sys.executable, "-m", "referee.cli", "demo", "--db", db], check=True,
-                   stdout=subprocess.DEVNULL)
-    port = free_port()
-    server = start([sys.executable, "-m", "referee.cli", "serve", "--db", db, "--host",
-                    "127.0.0.1", "--port", str(port)], port)
+    db = demo_event(tempfile.mkdtemp(prefix="referee-bench-"))
+    server, port = serve(db)
     try:
         sizes, latencies, plain = taps(port, args.taps, args.history)
         loads = [] if args.no_browser else page_loads(f"http://127.0.0.1:{port}")

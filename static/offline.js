@@ -238,6 +238,13 @@
     var note = el("p", {"class": "notice warn offline-banner", role: "status",
       text: say("pocketGameKept", 0).replace("{at}", when(body.dataset.keptAt))});
     if (main) main.parentNode.insertBefore(note, main);
+    backInReach();
+  }
+
+  // A page drawn from what the phone kept asks a station every few seconds (a phone on
+  // some Wi-Fi says it is online while no station answers), and at once on the browser's
+  // "online"; once one answers, the page itself comes back (and sends what waits).
+  function backInReach() {
     function probe() {
       fetch("/live/events", {credentials: "same-origin", cache: "no-store"})
         .then(function () { window.location.reload(); })
@@ -462,20 +469,9 @@
       });
     };
     drawn();
-    // Back in reach: the page itself again, which sends what waits. A phone on some Wi-Fi
-    // or mobile data says it is online while no station answers, so ask one every few
-    // seconds too, and on the browser's "online" at once.
-    function probe() {
-      fetch("/live/events", {credentials: "same-origin", cache: "no-store"})
-        .then(function () { window.location.reload(); })
-        .catch(function () { setTimeout(probe, 4000); });
-    }
     // (at /offline itself the page was asked for: the referee is looking at the kept
     // changes, online or not, and the ↑ button sends them)
-    if (window.location.pathname !== "/offline") {
-      setTimeout(probe, 4000);
-      window.addEventListener("online", probe);
-    }
+    if (window.location.pathname !== "/offline") backInReach();
   }
 
   // --- wiring ----------------------------------------------------------------------------

@@ -12,6 +12,11 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
+SMALL = {"width": 360, "height": 740}
+# htmx keeps a swapped element's old class until the swap settles, and scrolls only then:
+# read classes and places once nothing is waiting, swapping or settling.
+SETTLED = """() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')
+  === null"""
 
 
 def chromium_path() -> str | None:

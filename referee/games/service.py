@@ -144,12 +144,6 @@ def _shown(kind: GameKind, state: object | None) -> object:
     return None if state is None else kind.read(state)
 
 
-def fold(kind: GameKind, setup: object, live: list[dict],
-         reading: int | None = None) -> object | None:
-    """The state after the live steps; None when a start that is a step was undone."""
-    return replay(kind, setup, live, reading).state
-
-
 def _game(kind: GameKind, row: dict, history: list[dict],
           folded: Replay | None = None) -> Game:
     live = store.live_actions(history)

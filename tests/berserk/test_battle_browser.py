@@ -13,20 +13,16 @@ from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from tests.berserk.test_browser import sign_in
 from tests.berserk.test_field_browser import six_a_side
-from tests.browser_fixtures import PHONE, CountedScreen, shoot
+from tests.browser_fixtures import PHONE, SETTLED, SMALL, CountedScreen, shoot
 
 pytestmark = pytest.mark.browser
 
-SMALL = {"width": 360, "height": 740}
+# (size, language, colour scheme): every size, scheme and language once, in two runs.
 COMBOS = [
     pytest.param((PHONE, "en-US", "light"), id="390-light-en"),
     pytest.param((SMALL, "ru-RU", "dark"), id="360-dark-ru"),
-]  # every size, scheme and language once: two runs, not four (the suite's time)
+]
 
-# htmx puts a swapped element's old class back on the new one until the swap settles:
-# read classes and places once nothing is waiting, swapping or settling.
-SETTLED = """() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')
-  === null"""
 
 # Whether ``word`` is written inside the element and shows whole: its letters lie inside
 # every box that clips them (a line clamp, an ellipsis, a visually hidden span).

@@ -10,23 +10,12 @@ from playwright.sync_api import expect
 
 from referee.games.berserk import registered
 from referee.players import service as players
+from tests.berserk.test_battle_browser import COMBOS
 from tests.berserk.test_browser import sign_in
-from tests.browser_fixtures import PHONE, shoot
+from tests.browser_fixtures import SETTLED, shoot
 
 pytestmark = pytest.mark.browser
 
-SMALL = {"width": 360, "height": 740}
-# (size, language, colour scheme): the big phone in light English, the small one in dark
-# Russian, and the two other pairings.
-COMBOS = [
-    pytest.param((PHONE, "en-US", "light"), id="390-light-en"),
-    pytest.param((SMALL, "ru-RU", "dark"), id="360-dark-ru"),
-]  # every size, scheme and language once: two runs, not four (the suite's time)
-
-# htmx puts a swapped element's old class back on the new one until the swap settles, and
-# scrolls only then: measure once nothing is waiting, swapping or settling.
-SETTLED = """() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')
-  === null"""
 
 # Where the page is scrolled to and where an element is on the screen.
 PLACE = """sel => {

@@ -12,17 +12,12 @@ from referee.games.berserk import service as battles
 from referee.games.berserk import squads
 from referee.players import service as players
 from tests.berserk.test_browser import sign_in
-from tests.browser_fixtures import PHONE, shoot
+from tests.browser_fixtures import PHONE, SETTLED, shoot
 
 pytestmark = pytest.mark.browser
 
 SIZES = [PHONE, {"width": 360, "height": 740}]
 
-# htmx puts a swapped element's old class back on the new one until the swap settles (its
-# attribute transitions), and scrolls (show:window:top) only then: a test reads classes and
-# places once nothing is swapping, settling or waiting for an answer any more.
-SETTLED = """() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')
-  === null"""
 
 
 def settled(page) -> None:

@@ -13,12 +13,11 @@ from referee.games.duel import service as duels
 from referee.games.duel.rules import Play, Round
 from referee.players import service
 from referee.store import players as rows
-from tests.browser_fixtures import PHONE, shoot
+from tests.browser_fixtures import PHONE, SMALL, shoot
 from tests.players.test_browser import sign_in
 
 pytestmark = pytest.mark.browser
 
-SMALL = {"width": 360, "height": 740}
 # (size, colour scheme, browser language): every size, scheme and language at least once,
 # in two runs (four took a tenth of the suite's time for no more found).
 TWO = [(PHONE, "light", "en-US"), (SMALL, "dark", "ru-RU")]

@@ -8,21 +8,18 @@ import pytest
 from playwright.sync_api import expect
 
 from referee.games.underworld import service as underworld
-from tests.browser_fixtures import PHONE, shoot
+from tests.browser_fixtures import PHONE, SETTLED, SMALL, shoot
 from tests.underworld.test_browser import sign_in
 from tests.underworld.test_service import seat, start
 
 pytestmark = pytest.mark.browser
 
-SMALL = {"width": 360, "height": 740}
 COMBOS = [
     pytest.param((PHONE, "en-US", "light"), id="390-light-en"),
     pytest.param((SMALL, "ru-RU", "dark"), id="360-dark-ru"),
     pytest.param((SMALL, "en-US", "light"), id="360-light-en"),
 ]
 
-SETTLED = """() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')
-  === null"""
 
 
 @pytest.mark.parametrize("combo", COMBOS)
