@@ -182,6 +182,10 @@ def link(a: Served, b: Served, ids: dict, up: bool) -> None:
     Syncthing 1.19 may wait out a 20 s hello timeout before trying again. Only an end
     that holds the other paused is resumed: a link already up is left as it is."""
     ends = [(a, b), (b, a)]
+    # A station started again gives its Syncthing its peers a moment after it answers:
+    # pausing one it does not know yet is a 404. Wait until each end knows the other.
+    for x, y in ends:
+        until(lambda x=x, y=y: ids[y.name] in x.syncthing().connections())
     if up:
         ends = [(x, y) for x, y in ends if x.syncthing().connections()
                 .get(ids[y.name], {}).get("paused", True)]
