@@ -1,6 +1,6 @@
 """The castle game's legal actions and "what is allowed now": the old listing against the new.
 
-The old listing (``tests/underworld/legal_reference.py``, ``legal_actions`` as it was, with
+The old listing (``tests/games/underworld/legal_reference.py``, ``legal_actions`` as it was, with
 ``each_draw=False``) tried every candidate through ``apply``, and at cleanup every
 discard by position; the new one tries once for all the candidates ``apply`` judges
 alike and lists discards as ways to pick cards. Both run on the same states, in turn, a
@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.decks import load_deck
 from referee.games.underworld import rules as uw
-from tests.underworld import legal_reference as old
+from tests.games.underworld import legal_reference as old
 
 CLEANUPS = (6, 8, 12, 16, 20)  # inventory cards at cleanup
 

@@ -50,7 +50,7 @@ def test_coup_tables_page_back_and_old_calls_get_them_all(api, db):
 
 
 def test_berserk_squads_page_back(api, db, monkeypatch, tmp_path):
-    from tests.berserk.test_web import install_test_deck, new_player, save_squad
+    from tests.games.berserk.test_web import install_test_deck, new_player, save_squad
     install_test_deck(tmp_path, monkeypatch)
     anna = new_player(db, "Anna")
     made = [save_squad(db, anna, ["S234", "F7", "N3"], name=f"Greens {n}")["id"]

@@ -165,7 +165,7 @@ def test_coup_income_gains_one_coin_in_both_languages(referee, db):
 
 
 def test_castle_inventory_counts_its_cards(referee, db):
-    from tests.underworld.test_service import FILLER, FILLER_B, seat, start
+    from tests.games.underworld.test_service import FILLER, FILLER_B, seat, start
     game = start(db, [seat(db, "Anna"), seat(db, "Boris")], [FILLER, FILLER_B])
     page = text_of(referee.get(f"/underworld/{game.id}").get_data(as_text=True))
     assert "Inventory: 4 cards" in page

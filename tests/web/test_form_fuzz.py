@@ -15,9 +15,9 @@ from referee.games.coup import service as coup
 from referee.games.duel import service as duels
 from referee.players import service as players
 from tests.accounts.test_security import write_routes
-from tests.berserk.test_web import install_test_deck, start_battle
+from tests.games.berserk.test_web import install_test_deck, start_battle
 from tests.conftest import sign_in
-from tests.underworld import test_service as castle
+from tests.games.underworld import test_service as castle
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 # Every field name a form of the app sends, read off the templates.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.games.berserk import squads
-from tests.berserk.test_web import install_test_deck, new_player, save_squad, start_battle
+from tests.games.berserk.test_web import install_test_deck, new_player, save_squad, start_battle
 
 B = "/api/v1/berserk"
 

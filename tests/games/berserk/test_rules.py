@@ -51,7 +51,7 @@ from referee.games.berserk.rules import (
 )
 from referee.rules import RuleError
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ENGINE = ROOT / "referee" / "games" / "berserk" / "rules"
 PO = ROOT / "referee" / "translations" / "ru" / "LC_MESSAGES" / "berserk.po"
 

@@ -30,7 +30,7 @@ from referee.games.underworld.rules import (
     legal_actions,
 )
 from referee.rules import RuleError
-from tests.underworld.test_rules_decks import game, player, run
+from tests.games.underworld.test_rules_decks import game, player, run
 
 EFFECTS = (EventDiscard("A", "M01"), EventGive("A", "B", "M01"), EventDraw("M05"),
            EventNoSecondStep())

@@ -26,7 +26,7 @@ from referee.games.underworld.rules import (
     winner,
 )
 from referee.rules import RuleError
-from tests.underworld.test_rules_decks import game, player, run, with_class
+from tests.games.underworld.test_rules_decks import game, player, run, with_class
 
 
 def refused(state, action, rule: str) -> RuleError:

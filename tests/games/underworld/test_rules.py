@@ -27,7 +27,7 @@ from referee.games.underworld.rules import (
     winner,
 )
 from referee.rules import RuleError
-from tests.underworld.test_rules_decks import (
+from tests.games.underworld.test_rules_decks import (
     CLASSES,
     MONSTERS,
     game,
@@ -138,7 +138,7 @@ def test_U13_example7_challenge_defender_plays_a_skill_before_scoring():
 
 
 def test_U2_example8_33_monsters_names_the_limit():
-    from tests.underworld.test_rules_decks import full_castle
+    from tests.games.underworld.test_rules_decks import full_castle
     deck = full_castle()
     deck.remove(MONSTERS[1])
     problems = castle_deck_problems(deck)

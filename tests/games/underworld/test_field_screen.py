@@ -10,8 +10,8 @@ from html import unescape
 import pytest
 
 from tests.conftest import post
-from tests.underworld.test_service import FILLER, FILLER_B, act, pid, seat, start
-from tests.underworld.test_web import fresh, tap, text_of
+from tests.games.underworld.test_service import FILLER, FILLER_B, act, pid, seat, start
+from tests.games.underworld.test_web import fresh, tap, text_of
 
 TILES = r'<button class="uw-key[^"]*" type="submit" name="code" value="(\w+)"'
 

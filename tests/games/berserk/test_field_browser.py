@@ -11,7 +11,7 @@ from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from referee.games.berserk import squads
 from referee.players import service as players
-from tests.berserk.test_browser import sign_in
+from tests.games.berserk.test_browser import sign_in
 from tests.browser_fixtures import PHONE, SETTLED, shoot
 
 pytestmark = pytest.mark.browser

@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 
 from referee.store import players as rows
 from tests.browser_fixtures import PHONE, CountedScreen, shoot
-from tests.underworld.test_browser import sign_in
-from tests.underworld.test_service import pid, seat, start
+from tests.games.underworld.test_browser import sign_in
+from tests.games.underworld.test_service import pid, seat, start
 
 pytestmark = pytest.mark.browser
 

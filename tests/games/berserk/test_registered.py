@@ -13,7 +13,7 @@ from referee.games.berserk import registered, squads
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from referee.rules import RuleError
-from tests.berserk.test_web import (
+from tests.games.berserk.test_web import (
     build,
     counts,
     install_test_deck,

@@ -31,9 +31,9 @@ from referee.games.underworld.rules import (
 )
 from referee.games.underworld.rules.query import choices
 from referee.games.underworld.rules.state import INVENTORY
-from tests.underworld import legal_reference
-from tests.underworld.test_rules_decks import CLASSES, full_castle
-from tests.underworld.test_rules_games import extra, legal
+from tests.games.underworld import legal_reference
+from tests.games.underworld.test_rules_decks import CLASSES, full_castle
+from tests.games.underworld.test_rules_games import extra, legal
 
 # Hoarding: events draw and give cards often, cards are seldom played or powered away,
 # help is offered and accepted often, so that big inventories and promised rewards come up.

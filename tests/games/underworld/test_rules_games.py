@@ -35,7 +35,7 @@ from referee.games.underworld.rules import (
     winner,
 )
 from referee.rules import RuleError
-from tests.underworld.test_rules_decks import CLASSES, full_castle
+from tests.games.underworld.test_rules_decks import CLASSES, full_castle
 
 MAX_ACTIONS = 300
 WEIGHTS = {"draw": 6, "fight": 6, "end_turn": 3, "play": 2, "offer_help": 1, "answer_help": 2,

@@ -33,7 +33,7 @@ from referee.games.underworld.rules import (
     validate_class_deck,
 )
 from referee.rules import RuleError
-from tests.underworld.test_rules_decks import (
+from tests.games.underworld.test_rules_decks import (
     CLASSES,
     MONSTERS,
     PLAGUE,
@@ -45,7 +45,7 @@ from tests.underworld.test_rules_decks import (
     game,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ENGINE = ROOT / "referee" / "games" / "underworld" / "rules"
 PO = ROOT / "referee" / "translations" / "ru" / "LC_MESSAGES" / "underworld.po"
 

@@ -31,7 +31,7 @@ from referee.games.coup.rules import (
 )
 from referee.rules import RuleError
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PO = ROOT / "referee" / "translations" / "ru" / "LC_MESSAGES" / "coup.po"
 SOURCES = sorted((ROOT / "referee" / "games" / "coup" / "rules").glob("*.py"))
 ABC = ("A", "B", "C")

@@ -11,7 +11,7 @@ import pytest
 from referee.games.duel import service as duels
 from referee.players import service
 from tests.browser_fixtures import PHONE, shoot
-from tests.duel.test_browser import LONG, sign_in
+from tests.games.duel.test_browser import LONG, sign_in
 
 SMALL = {"width": 360, "height": 740}
 

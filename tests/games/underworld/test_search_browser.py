@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 
 from referee.games.underworld import service as underworld
 from tests.browser_fixtures import PHONE, SETTLED, SMALL, shoot
-from tests.underworld.test_browser import sign_in
-from tests.underworld.test_service import seat, start
+from tests.games.underworld.test_browser import sign_in
+from tests.games.underworld.test_service import seat, start
 
 pytestmark = pytest.mark.browser
 

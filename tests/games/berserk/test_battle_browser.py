@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from referee.games import service as games
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
-from tests.berserk.test_browser import sign_in
-from tests.berserk.test_field_browser import six_a_side
+from tests.games.berserk.test_browser import sign_in
+from tests.games.berserk.test_field_browser import six_a_side
 from tests.browser_fixtures import PHONE, SETTLED, SMALL, CountedScreen, shoot
 
 pytestmark = pytest.mark.browser

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from referee.store import players as rows
 from tests.conftest import post
-from tests.underworld.test_service import seat
-from tests.underworld.test_web import text_of
+from tests.games.underworld.test_service import seat
+from tests.games.underworld.test_web import text_of
 
 
 def test_U7_U8_quick_fight_from_numbers_moves_the_level_and_can_be_undone(referee, db):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.store import players as rows
-from tests.underworld.test_service import FILLER, FILLER_B, seat
+from tests.games.underworld.test_service import FILLER, FILLER_B, seat
 
 
 @pytest.fixture

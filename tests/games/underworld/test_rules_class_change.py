@@ -20,7 +20,7 @@ from referee.games.underworld.rules import (
     awaiting,
 )
 from referee.rules import RuleError
-from tests.underworld.test_rules_decks import game, player, run
+from tests.games.underworld.test_rules_decks import game, player, run
 
 
 def refused(state, action, rule: str) -> None:

@@ -14,7 +14,7 @@ from referee.games import service as games
 from referee.games.underworld import service as underworld
 from referee.store import players as rows
 from tests.conftest import post
-from tests.underworld.test_service import (
+from tests.games.underworld.test_service import (
     FILLER,
     FILLER_B,
     act,

@@ -776,7 +776,7 @@ def test_a_long_battle_renders_quickly(referee, db, battle):
 
 
 def test_B8_element_badges_use_the_printed_colours():
-    css = (Path(__file__).resolve().parents[2] / "static" / "app.css").read_text()
+    css = (Path(__file__).resolve().parents[3] / "static" / "app.css").read_text()
     section = css.split("/* ---- berserk ---- */")[1]
     for element, look in berserk.ELEMENT_LOOK.items():
         assert f".el-{element} {{ background: {look.hex};" in section, element

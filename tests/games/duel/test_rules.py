@@ -43,7 +43,7 @@ from referee.games.duel.rules import (
 )
 from referee.rules import RuleError
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HEARTS = ("6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH")
 CLUBS = ("6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC")
 
