@@ -18,7 +18,8 @@ from tests.conftest import free_port, wait_for_port
 def test_init_then_add_referee(tmp_path, capsys):
     path = str(tmp_path / "e.db")
     assert main(["init", "--db", path]) == 0
-    assert main(["add-referee", "Vera", "--password", "pw12pw12pw", "--organizer", "--db", path]) == 0
+    assert main(["add-referee", "Vera", "--password", "pw12pw12pw", "--organizer",
+                 "--db", path]) == 0
     assert "Added organizer Vera" in capsys.readouterr().out
     db = store.connect(path)
     assert authenticate(db, "vera", "pw12pw12pw")["is_organizer"] == 1
@@ -86,9 +87,29 @@ def test_backup_copies_the_database(tmp_path):
     assert store.connect(copy)["players"].count == 12
 
 
-def test_terminal_qr_is_drawn_with_blocks():
+def qr_text_of(art: str) -> str:
+    """Reads a QR code drawn with half blocks the way a phone reads it off the screen:
+    each character is two modules, top and bottom; light text on a dark terminal."""
+    import zxingcpp
+    from PIL import Image
+
+    halves = {" ": (0, 0), "\xa0": (0, 0), "▀": (1, 0), "▄": (0, 1), "█": (1, 1)}
+    rows = [line for line in art.splitlines() if line]
+    width = max(len(line) for line in rows)
+    image = Image.new("L", (width + 8, 2 * len(rows) + 8), 0)  # the terminal's dark
+    for y, line in enumerate(rows):
+        for x, char in enumerate(line):
+            top, bottom = halves[char]
+            image.putpixel((x + 4, 2 * y + 4), 255 * top)
+            image.putpixel((x + 4, 2 * y + 5), 255 * bottom)
+    image = image.resize((image.width * 8, image.height * 8), Image.NEAREST)
+    (code,) = zxingcpp.read_barcodes(image)
+    return code.text
+
+
+def test_terminal_qr_reads_back_as_the_address():
     art = terminal_qr("http://10.0.0.2:8080")
-    assert len(art.splitlines()) > 10 and "█" in art
+    assert qr_text_of(art) == "http://10.0.0.2:8080"
 
 
 def test_serve_prints_the_address_and_a_qr_code_and_answers(tmp_path):
@@ -108,7 +129,9 @@ def test_serve_prints_the_address_and_a_qr_code_and_answers(tmp_path):
         process.terminate()
         out = process.communicate(timeout=10)[0]
     assert "http://192.168.1.10:8080" in out
-    assert "█" in out
+    drawn = [line for line in out.splitlines()
+             if len(line) > 10 and set(line) <= set(" \xa0▀▄█")]
+    assert qr_text_of("\n".join(drawn)) == "http://192.168.1.10:8080"
 
 
 def test_a_public_url_with_markup_is_refused_on_the_command_line(tmp_path, capsys):

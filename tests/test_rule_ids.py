@@ -1,4 +1,8 @@
-"""Every rule id of the rule pages (shared/rules/*.md) is cited by a test named after it."""
+"""Every rule id of the rule pages is cited by a test named after it.
+
+The rule pages live beside the project (``../shared/rules``); a copy is kept in
+``tests/fixtures/rules`` so the check runs wherever the repository is checked out, and a
+test keeps the copy in step with the pages whenever they are there."""
 
 from __future__ import annotations
 
@@ -9,7 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = ROOT.parent / "shared" / "rules"
+SHARED = ROOT.parent / "shared" / "rules"
+RULES = ROOT / "tests" / "fixtures" / "rules"
 RULE = re.compile(r"^- \*\*([A-Z]\d+)\b", re.MULTILINE)
 
 
@@ -30,7 +35,6 @@ def cited() -> set[str]:
     return found
 
 
-@pytest.mark.skipif(not RULES.is_dir(), reason="the rule pages are at ../shared/rules")
 def test_every_rule_id_is_cited_by_a_test_named_after_it():
     pages = rule_ids()
     assert set(pages) >= {"duel", "underworld", "coup", "berserk"}
@@ -38,3 +42,10 @@ def test_every_rule_id_is_cited_by_a_test_named_after_it():
     names = cited()
     uncited = [rid for ids in pages.values() for rid in ids if rid not in names]
     assert not uncited, f"rule ids no test is named after: {uncited}"
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="the rule pages are not beside this checkout")
+def test_the_copy_of_the_rule_pages_is_the_pages_themselves():
+    pages = {page.name: page.read_text(encoding="utf-8") for page in SHARED.glob("*.md")}
+    copy = {page.name: page.read_text(encoding="utf-8") for page in RULES.glob("*.md")}
+    assert copy == pages, "copy ../shared/rules/*.md to tests/fixtures/rules/"

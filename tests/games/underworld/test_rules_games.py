@@ -18,6 +18,7 @@ from referee.games.underworld.rules import (
     EventDraw,
     EventGive,
     EventLevel,
+    EventNoSecondStep,
     Fight,
     Item,
     Skill,
@@ -34,6 +35,7 @@ from referee.games.underworld.rules import (
     state_to_dict,
     winner,
 )
+from referee.games.underworld.rules.state import player_of
 from referee.rules import RuleError
 from tests.games.underworld.test_rules_decks import CLASSES, full_castle
 
@@ -171,12 +173,42 @@ def test_U1_to_U17_random_legal_games_keep_the_invariants(seed, players, high):
     json.dumps(state_to_dict(last))
 
 
-def test_U5_random_games_follow_events_that_move_cards_and_end_steps():
-    kinds: Counter = Counter()
+def test_U5_U6_random_games_follow_events_that_move_cards_and_end_steps():
+    """Each event action in random games does what U5/U6 say: the card it discards goes
+    from its holder to the discard pile, a card given lands in the receiver's inventory,
+    an extra card comes from the castle into the active player's inventory without a step,
+    and "no second step" leaves the player no second step this turn."""
+    seen: Counter = Counter()
     for seed in range(6):
-        kinds.update(a.kind for a in play_game(seed, 3, False)[2])
+        state, _, record = play_game(seed, 3, False)
+        for action in record:
+            after = apply(state, action)
+            if isinstance(action, EventDiscard | EventGive):
+                holder = action.player if isinstance(action, EventDiscard) else action.giver
+                pile = "play_area" if action.in_play else "inventory"
+                before_cards = getattr(player_of(state, holder), pile)
+                after_cards = getattr(player_of(after, holder), pile)
+                assert Counter(before_cards) - Counter(after_cards) == Counter([action.code])
+                if isinstance(action, EventDiscard):
+                    assert after.discard == (*state.discard, action.code)
+                else:
+                    received = player_of(after, action.receiver).inventory
+                    assert Counter(received) - Counter(
+                        player_of(state, action.receiver).inventory) == Counter([action.code])
+            elif isinstance(action, EventDraw):
+                me = state.players[state.active].id
+                assert Counter(state.castle or state.discard) - Counter(
+                    after.castle or after.discard) == Counter([action.code])
+                assert Counter(player_of(after, me).inventory) - Counter(
+                    player_of(state, me).inventory) == Counter([action.code])
+                assert after.step == state.step
+            elif isinstance(action, EventNoSecondStep):
+                assert not after.may_step
+                assert after.step == state.step and after.turn == state.turn
+            seen[action.kind] += 1
+            state = after
     for kind in ("event_discard", "event_give", "event_draw", "event_no_second_step"):
-        assert kinds[kind] >= 1, kinds
+        assert seen[kind] >= 1, seen
 
 
 def test_U16_U17_random_games_at_high_levels_finish_with_one_winner():
