@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee.rules import N_, RuleError
@@ -182,7 +183,7 @@ def table_deck() -> tuple[Card, ...]:
     return tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
 
 
-def sort_codes(codes: object) -> tuple[str, ...]:
+def sort_codes(codes: Iterable[str]) -> tuple[str, ...]:
     """Canonical codes in deck order (suit, then rank), without repeats."""
     order = {card.code: i for i, card in enumerate(table_deck())}
-    return tuple(sorted(set(codes), key=order.__getitem__))  # type: ignore[arg-type]
+    return tuple(sorted(set(codes), key=order.__getitem__))

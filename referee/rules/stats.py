@@ -7,6 +7,7 @@ a change is checked against the newest values, never against a stale screen.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from referee.rules import N_, RuleError
 
@@ -32,7 +33,7 @@ class Sheet:
     level: int
     status: str = ACTIVE
 
-    def values(self) -> dict:
+    def values(self) -> dict[str, Any]:
         """The fields by name (a flat copy: ``dataclasses.asdict`` recurses, and costs a
         twentieth of a tap)."""
         return dict(self.__dict__)
@@ -104,7 +105,7 @@ def set_exact(sheet: Sheet, values: dict[str, object]) -> Sheet:
     return adjust(sheet, {name: _int(name, v) - getattr(sheet, name) for name, v in values.items()})
 
 
-def _settle(sheet: Sheet, values: dict[str, int]) -> Sheet:
+def _settle(sheet: Sheet, values: dict[str, Any]) -> Sheet:
     if sheet.status == DEAD and any(values[k] != getattr(sheet, k) for k in values):
         raise RuleError(
             None,
@@ -140,13 +141,13 @@ def kill(sheet: Sheet) -> Sheet:
     return replace(sheet, hp=0, status=DEAD)
 
 
-def revert(sheet: Sheet, changes: dict[str, dict[str, object]]) -> Sheet:
+def revert(sheet: Sheet, changes: dict[str, dict[str, Any]]) -> Sheet:
     """Undo one event's changes on the current sheet.
 
     Counters move back by the event's delta, so later taps by other referees survive.
     The status goes back only if nothing has changed it since; otherwise it follows HP.
     """
-    values: dict[str, int] = {}
+    values: dict[str, Any] = {}
     for name, change in changes.items():
         if name in COUNTERS or name in ("hp_max", "chance_max"):
             before, after = int(change["before"]), int(change["after"])
@@ -164,7 +165,7 @@ def revert(sheet: Sheet, changes: dict[str, dict[str, object]]) -> Sheet:
 
 
 NUMBERS = (*COUNTERS, "hp_max", "chance_max")
-_CLAMP = {"hp": (0, "hp_max"), "chance": (0, "chance_max"),
+_CLAMP: dict[str, tuple[int, str | int | None]] = {"hp": (0, "hp_max"), "chance": (0, "chance_max"),
           "cartridges": (0, CARTRIDGES_MAX),
           "level": (LEVEL_MIN, LEVEL_MAX), "hp_max": (1, None), "chance_max": (0, None)}
 
@@ -173,12 +174,12 @@ def _clamped(values: dict[str, int]) -> dict[str, int]:
     out = dict(values)
     for name in ("hp_max", "chance_max", "cartridges", "level", "hp", "chance"):
         low, high = _CLAMP[name]
-        high = out.get(high, high) if isinstance(high, str) else high
-        out[name] = max(low, out[name] if high is None else min(out[name], high))
+        top = out[high] if isinstance(high, str) else high
+        out[name] = max(low, out[name] if top is None else min(out[name], top))
     return out
 
 
-def rebase(sheet: Sheet, changes: dict[str, dict[str, object]], kind: str,
+def rebase(sheet: Sheet, changes: dict[str, dict[str, Any]], kind: str,
            force: bool = False) -> Sheet:
     """A change recorded against another sheet, replayed on this one (merging stations).
 

@@ -124,14 +124,14 @@ def start(squad_a: Iterable[Card], squad_b: Iterable[Card], settings: Settings =
     squads = (tuple(squad_a), tuple(squad_b))
     if not isinstance(settings, Settings):
         raise FormatError("settings must be a Settings")
-    for owner, squad in zip(PLAYERS, squads):
+    for owner, squad in zip(PLAYERS, squads, strict=True):
         if any(not isinstance(card, Card) for card in squad):
             raise FormatError(f"squad {owner} must hold cards only")
         if check:
             check_squad(squad, settings, first_player=owner == "a")
     return Battle(
         creatures=tuple(Creature(f"{owner}{i}", owner, card)
-                        for owner, squad in zip(PLAYERS, squads)
+                        for owner, squad in zip(PLAYERS, squads, strict=True)
                         for i, card in enumerate(squad, start=1)),
         settings=settings,
     )
@@ -250,6 +250,7 @@ def allowed(state: Battle) -> dict[str, tuple[str, ...]]:
 def preview(state: Battle, action: Strike) -> tuple[StrikeOutcome, ...]:
     """What a strike would do: as rolled and, in an exchange, lowered (``lower`` ignored)."""
     a, t = _strike_sides(state, action)
+    assert a.props.strike is not None  # B5: a creature's strike is printed on it
     return options(action.attacker_die, action.defender_die, t.open, a.props.strike,
                    t.props.strike, attacker_die_mod=action.attacker_die_mod,
                    defender_die_mod=action.defender_die_mod, strike_mod=action.strike_mod,
@@ -282,6 +283,7 @@ def apply(state: Battle, action: object) -> Battle:
     """The battle after ``action``; RuleError if the rules forbid it."""
     if isinstance(action, Strike):
         a, t = _strike_sides(state, action)
+        assert a.props.strike is not None  # B5: a creature's strike is printed on it
         out = resolve(action.attacker_die, action.defender_die, t.open, a.props.strike,
                       t.props.strike, lower=action.lower,
                       attacker_die_mod=action.attacker_die_mod,

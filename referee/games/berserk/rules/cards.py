@@ -27,9 +27,10 @@ Unknown keys are refused so that a typo in a deck file is caught when it is load
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeGuard
 
 from referee.rules import N_, RuleError, whole
 
@@ -219,7 +220,11 @@ def _cost(c: Card | int) -> int:
     return c.cost if isinstance(c, Card) else c
 
 
-def _is_count(v: object) -> bool:
+# Makes the refusal of one field of a card being read: the field, the message, its values.
+_Bad = Callable[..., "FormatError"]
+
+
+def _is_count(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
@@ -302,7 +307,9 @@ def card_from_dict(d: Any) -> Card:
     )
 
 
-def _creature_fields(d: dict, kind: Kind, bad) -> tuple:
+def _creature_fields(
+    d: dict[str, Any], kind: Kind, bad: _Bad
+) -> tuple[Locomotion | None, int | None, SimpleStrike | None]:
     if kind is Kind.ARTIFACT:
         # B4, B5: movement and a simple strike are printed on creatures only.
         for key in ("movement", "strike"):
@@ -328,7 +335,7 @@ def _creature_fields(d: dict, kind: Kind, bad) -> tuple:
     return locomotion, movement, SimpleStrike(*raw)
 
 
-def _elements(raw: object, bad) -> frozenset[Element]:
+def _elements(raw: object, bad: _Bad) -> frozenset[Element]:
     if isinstance(raw, str):
         raw = [raw]
     if not isinstance(raw, (list, tuple)):

@@ -30,7 +30,7 @@ from referee.games.berserk.rules.settings import settings_from_dict, settings_to
 from referee.games.berserk.rules.strike import Level, StrikeOutcome
 from referee.rules import RuleError
 
-ACTION_TYPES: dict[str, type] = {
+ACTION_TYPES: dict[str, type[battle.Action]] = {
     "modify": battle.Modify,
     "end_effects": battle.EndEffects,
     "strike": battle.Strike,
@@ -67,7 +67,7 @@ def action_from_dict(d: Any) -> battle.Action:
                      if name not in d and f.default is MISSING)
     if missing:
         raise FormatError(f"action {d['type']!r}: missing field(s) {missing}")
-    values = {k: v for k, v in d.items() if k != "type"}
+    values: dict[str, Any] = {k: v for k, v in d.items() if k != "type"}
     if "modification" in values:
         values["modification"] = mod_from_dict(values["modification"])
     return cls(**values)

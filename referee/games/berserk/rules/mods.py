@@ -324,7 +324,8 @@ def mod_from_dict(d: Any) -> Modification:
         if "strike" in values:
             s = values["strike"]
             if not isinstance(s, (list, tuple)) or len(s) != 3:
-                raise FormatError(f"modification 'overwrite': 'strike' must be [X, Y, Z], got {s!r}")
+                raise FormatError(
+                    f"modification 'overwrite': 'strike' must be [X, Y, Z], got {s!r}")
             values["strike"] = SimpleStrike(*s)
         return Overwrite(source=source, **values)
     if op == "lives":
@@ -336,9 +337,13 @@ def mod_from_dict(d: Any) -> Modification:
         if not isinstance(props, (list, tuple)):
             raise FormatError(f"modification 'halve': 'props' must be a list, got {props!r}")
         return Halve(tuple(props), d.get("round_up", True), source)
+    raw: Any = d.get("element")
     try:
-        element = Element(d.get("element"))
+        element = Element(raw)
     except ValueError:
-        raise FormatError(f"modification {op!r}: unknown element {d.get('element')!r}") from None
-    return {"gain": GainElement, "become": BecomeElement, "lose": LoseElement}[op](
-        element, source)
+        raise FormatError(f"modification {op!r}: unknown element {raw!r}") from None
+    if op == "gain":
+        return GainElement(element, source)
+    if op == "become":
+        return BecomeElement(element, source)
+    return LoseElement(element, source)

@@ -85,9 +85,9 @@ def squad_summary(cards: Iterable[Card], settings: Settings = PUBLISHED,
     )
 
 
-def _squad_problems(cards, settings, gold, silver, elite, ordinary, penalty
-                    ) -> tuple[RuleError, ...]:
-    problems = []
+def _squad_problems(cards: tuple[Card, ...], settings: Settings, gold: int, silver: int,
+                    elite: int, ordinary: int, penalty: int) -> tuple[RuleError, ...]:
+    problems: list[RuleError] = []
     if elite > gold:
         problems.append(RuleError(
             "B12", N_("Elite cards cost %(cost)s and are paid with gold only, but there are "
@@ -159,5 +159,5 @@ def add_to_squad(cards: Iterable[Card], card: Card, settings: Settings = PUBLISH
     return new
 
 
-def _key(problem: RuleError) -> tuple:
+def _key(problem: RuleError) -> tuple[object, ...]:
     return problem.rule, problem.message, tuple(sorted(problem.params.items()))

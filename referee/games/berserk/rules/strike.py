@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 from referee.games.berserk.rules.cards import SimpleStrike
 from referee.games.berserk.rules.settings import PUBLISHED, Settings
@@ -182,7 +183,7 @@ def resolve(attacker_die: int, defender_die: int | None, target_open: bool,
 
 
 def options(attacker_die: int, defender_die: int | None, target_open: bool,
-            attacker_strike: SimpleStrike, target_strike: SimpleStrike | None, **kw
+            attacker_strike: SimpleStrike, target_strike: SimpleStrike | None, **kw: Any
             ) -> tuple[StrikeOutcome, ...]:
     """Every outcome the exchange choice allows: one, or two (as rolled, then lowered)."""
     kw.pop("lower", None)

@@ -21,6 +21,9 @@ Choices where the rules page leaves room (each also cited where it is coded):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from referee.games.coup.rules.claims import (
     block_action,
     challenge_block,
@@ -215,7 +218,7 @@ _WAITING = {
     OVER: ("C10", N_("The game is over: %(player)s has won; start a new game.")),
 }
 
-_HANDLERS = {
+_HANDLERS: dict[tuple[str, type[Action]], Callable[[CoupState, Any], CoupState]] = {
     (DECLARE, Declare): declare,
     (CHALLENGE, Challenge): challenge_claim,
     (PROVE, Reveal): reveal_claim,

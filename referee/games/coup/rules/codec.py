@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, fields
+from typing import Any
 
 from referee.games.coup.rules import model as m
 from referee.games.coup.rules.query import awaiting, legal_actions, options
 from referee.rules import N_, RuleError
 
-_TAGS: dict[str, type] = {
+_TAGS: dict[str, type[m.Action]] = {
     "declare": m.Declare,
     "challenge": m.Challenge,
     "reveal": m.Reveal,
@@ -41,14 +42,15 @@ def action_from_dict(data: object) -> m.Action:
     """The action stored by ``action_to_dict``; malformed input raises ``RuleError``."""
     if not isinstance(data, dict):
         raise _malformed("type")
-    cls = _TAGS.get(data.get("type")) if isinstance(data.get("type"), str) else None
+    tag = data.get("type")
+    cls = _TAGS.get(tag) if isinstance(tag, str) else None
     if cls is None:
         raise _malformed("type")
     spec = _FIELD_TYPES[cls]
     for key in data:
         if key != "type" and key not in spec:
             raise _malformed(str(key))
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}
     for name, kind in spec.items():
         if name not in data and not kind.endswith("?"):
             raise _malformed(name)

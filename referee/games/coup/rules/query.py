@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from referee.games.coup.rules import model as m
 from referee.games.coup.rules.checks import copies_left
@@ -78,7 +79,8 @@ def awaiting(state: m.CoupState) -> Question:
     pending = state.pending
     if state.step == m.DECLARE or pending is None:
         return Question("declare", (state.turn,), actor=state.turn)
-    context = {"action": pending.action, "actor": pending.actor, "target": pending.target}
+    context: dict[str, Any] = {
+        "action": pending.action, "actor": pending.actor, "target": pending.target}
     claim = m.CLAIMS.get(pending.action)
     if state.step == m.CHALLENGE:
         return Question(

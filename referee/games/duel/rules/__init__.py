@@ -148,6 +148,7 @@ def _check_play(side: Side, play: object) -> PlayRecord:
         )
     # D7: a laid hand card replaces the table card; D8: each token adds 1.
     counting = hand or table
+    assert counting is not None  # D6: one of the two was read above
     return PlayRecord(
         table.code if table else None, hand.code if hand else None, play.tokens,
         counting.value + play.tokens,
@@ -187,7 +188,7 @@ def _finish(state: DuelState, winner: str | None, reason: str) -> DuelState:
         # D13: restored to the passport's maximum; restoring never takes tokens away.
         side = state.side(winner)
         side = replace(side, chance=max(side.chance, side.start.chance_max))
-        state = replace(state, **{winner: side})
+        state = state.with_side(winner, side)
     return replace(state, status=FINISHED, result=Result(winner, reason))
 
 
@@ -220,7 +221,7 @@ def _decide(state: DuelState, action: Extension) -> DuelState:
             side = replace(
                 side, cartridges=side.cartridges - 1, cartridges_paid=side.cartridges_paid + 1
             )
-            state = replace(state, **{key: side})
+            state = state.with_side(key, side)
     state = replace(state, extensions=state.extensions + ((action.a, action.b),))
     if action.a and action.b:
         return replace(state, status=IN_PROGRESS)  # one more round, then D11/D12 again
@@ -297,7 +298,9 @@ def total(play: Play) -> int:
     hand = None if is_blank(play.hand) else parse_card(play.hand)
     if not _is_count(play.tokens):
         raise RuleError("D8", m.TOKENS_WHOLE)
-    return (hand or table).value + play.tokens
+    counting = hand or table
+    assert counting is not None  # D6: refused above when both are blank
+    return counting.value + play.tokens
 
 
 def effects(state: DuelState) -> dict[str, dict[str, object]]:

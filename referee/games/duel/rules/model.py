@@ -6,7 +6,7 @@ there, it re-exports everything here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from referee.rules import N_
@@ -215,6 +215,10 @@ class DuelState:
         if key not in SIDES:
             raise ValueError(f"side must be 'a' or 'b', not {key!r}")
         return self.a if key == "a" else self.b
+
+    def with_side(self, key: str, side: Side) -> DuelState:
+        """This state with the duelist on side ``key`` replaced by ``side``."""
+        return replace(self, a=side) if key == "a" else replace(self, b=side)
 
 
 def is_blank(value: object) -> bool:
