@@ -7,7 +7,7 @@ Chance arrives here as data: ``Draw`` carries the code of the card turned over,
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, fields
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from referee.rules import N_, RuleError
 
@@ -182,7 +182,7 @@ class Trade(_Action, kind="trade", rule="U10"):
 Action = (Draw | PlayCard | OfferHelp | AnswerHelp | Summon | PowerUp | AdjustMonster | Fight
           | Challenge | EventLevel | EventDiscard | EventGive | EventDraw | EventNoSecondStep
           | EventDone | ChangeClass | KeepClass | EndTurn | Discard | Trade)
-ACTIONS: dict[str, type] = {a.kind: a for a in (
+ACTIONS: dict[str, type[Action]] = {a.kind: a for a in (
     Draw, PlayCard, OfferHelp, AnswerHelp, Summon, PowerUp, AdjustMonster, Fight, Challenge,
     EventLevel, EventDiscard, EventGive, EventDraw, EventNoSecondStep, EventDone, ChangeClass,
     KeepClass, EndTurn, Discard, Trade)}
@@ -190,11 +190,11 @@ ACTIONS: dict[str, type] = {a.kind: a for a in (
 
 def check_action(action: object) -> None:
     """Raise RuleError unless ``action`` is an Underworld action with well-typed fields."""
-    if type(action) not in ACTIONS.values():
+    if not isinstance(action, _Action) or type(action) not in ACTIONS.values():
         raise RuleError("U5", N_("This is not an Underworld action; choose one of "
                                  "%(kinds)s."), kinds=", ".join(ACTIONS))
     for f in fields(action):
-        _check_value(action.kind, action.rule, f.name, f.type, getattr(action, f.name))
+        _check_value(action.kind, action.rule, f.name, str(f.type), getattr(action, f.name))
 
 
 def _check_value(kind: str, rule: str, name: str, typ: str, value: object) -> None:
@@ -235,7 +235,7 @@ def action_from_dict(d: object) -> Action:
         if key != "kind" and key not in names:
             raise RuleError(cls.rule, N_("%(action)s: unknown field %(field)s; remove it."),
                             action=cls.kind, field=str(key))
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}
     for name, f in names.items():
         if name not in d:
             if f.default is not MISSING:

@@ -29,7 +29,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, fields
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from referee.rules import N_, RuleError
 
@@ -100,7 +100,7 @@ class ClassCard(_Named):
 
 Card = Monster | Item | Skill | Event | ClassCard
 CASTLE_KINDS = (Monster, Item, Skill, Event)
-_BY_KIND: dict[str, type] = {c.kind: c for c in (Monster, Item, Skill, Event, ClassCard)}
+_BY_KIND: dict[str, type[Card]] = {c.kind: c for c in (Monster, Item, Skill, Event, ClassCard)}
 _RANGES = {"strength": (0, 99), "bonus": (-20, 20), "ability_cost": (0, 6),
            "ability_bonus": (0, 20)}
 _NAMES = ("name_en", "name_ru")
@@ -145,7 +145,7 @@ def card_from_dict(d: Mapping[str, object]) -> Card:
         raise CardError("U3", N_("Card %(code)s: kind %(value)s is not known; use "
                                  "monster, item, skill, event or class."),
                         code=code, value=str(kind))
-    values: dict[str, object] = {"code": code}
+    values: dict[str, Any] = {"code": code}
     known = {f.name: f for f in fields(cls)}
     for key in d:
         if key != "kind" and key not in known:

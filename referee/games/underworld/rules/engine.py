@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from referee.rules import N_, RuleError
 
@@ -32,10 +33,10 @@ from .state import (
     active_player,
     card_of,
     holds,
+    less,
     player_of,
     take_from_castle,
     with_player,
-    without,
 )
 
 
@@ -50,7 +51,7 @@ def spend(state: State) -> State:
     for p in state.players:
         spent = [c for c in p.play_area if _duration(state, c) == "immediate"]
         thrown += spent
-        players.append(replace(p, play_area=without(p.play_area, spent)))
+        players.append(replace(p, play_area=less(p.play_area, spent)))
     return replace(state, players=tuple(players), discard=state.discard + tuple(thrown))
 
 
@@ -93,9 +94,9 @@ def _hand_rewards(state: State, enc: Encounter, side: str) -> State:
             continue
         giver, helper = player_of(state, side), player_of(state, offer.helper)
         if offer.reward in giver.inventory:
-            giver = replace(giver, inventory=without(giver.inventory, [offer.reward]))
+            giver = replace(giver, inventory=less(giver.inventory, [offer.reward]))
         elif offer.reward in giver.play_area:
-            giver = replace(giver, play_area=without(giver.play_area, [offer.reward]))
+            giver = replace(giver, play_area=less(giver.play_area, [offer.reward]))
         else:
             continue
         helper = replace(helper, inventory=helper.inventory + (offer.reward,))
@@ -113,7 +114,9 @@ def fight(state: State, a: Fight) -> State:
     if state.phase not in play.FIGHTING or enc is None:
         raise RuleError("U7", N_("There is no fight to score now; draw a card or start a "
                                  "challenge first."))
-    outcome = fight_breakdown(state).outcome
+    breakdown = fight_breakdown(state)
+    assert breakdown is not None  # U7: a fight is on
+    outcome = breakdown.outcome
     reverse = {"win": "loss", "loss": "win", "draw": "draw"}[outcome]
     # U8/U13: only the sides' levels move; helpers neither lose nor gain (U11)
     state = _move_level(state, enc.fighter, outcome)
@@ -212,11 +215,12 @@ def _fit_class(state: State, p: Player, klass: ClassCard) -> tuple[Player, tuple
     # U10 under the new class: one weapon unless it wields two, magic only if it may
     cards = {c: card_of(state, c) for c in p.play_area}
     thrown = [c for c in p.play_area if getattr(cards[c], "magic", False) and not klass.magic]
-    weapons = [c for c in p.play_area if c not in thrown and isinstance(cards[c], Item)
-               and cards[c].item_type == WEAPON]
+    bonus = {c: card.bonus for c, card in cards.items()
+             if isinstance(card, Item) and card.item_type == WEAPON}
+    weapons = [c for c in p.play_area if c not in thrown and c in bonus]
     keep = 2 if klass.two_weapons else 1
-    thrown += sorted(weapons, key=lambda c: -cards[c].bonus)[keep:]  # the weaker go
-    return replace(p, play_area=without(p.play_area, thrown)), tuple(thrown)
+    thrown += sorted(weapons, key=lambda c: -bonus[c])[keep:]  # the weaker go
+    return replace(p, play_area=less(p.play_area, thrown)), tuple(thrown)
 
 
 def change_class(state: State, a: ChangeClass) -> State:
@@ -227,11 +231,12 @@ def change_class(state: State, a: ChangeClass) -> State:
         raise RuleError("U9", N_("%(code)s is not in the class deck; enter the class card "
                                  "drawn."), code=a.code)
     klass = card_of(state, a.code)
+    assert isinstance(klass, ClassCard)  # U9: the class deck holds class cards only
     me = active_player(state)
     past = me.past_classes + ((me.class_card,) if me.class_card else ())
     me = replace(me, class_card=a.code, past_classes=past, powered=False)
     me, thrown = _fit_class(state, me, klass)
-    return replace(with_player(state, me), class_deck=without(state.class_deck, [a.code]),
+    return replace(with_player(state, me), class_deck=less(state.class_deck, [a.code]),
                    discard=state.discard + thrown, phase=_after_class(state))
 
 
@@ -247,7 +252,7 @@ def begin_turn(state: State, index: int) -> State:
     # U3/U12: "until the end of the round" cards and summoned allies end at this turn
     lasting_round = tuple(c for c in p.play_area if _duration(state, c) == "round")
     ending = lasting_round + p.allies
-    p = replace(p, play_area=without(p.play_area, lasting_round), allies=())
+    p = replace(p, play_area=less(p.play_area, lasting_round), allies=())
     state = replace(with_player(state, p), active=index, turn=state.turn + 1, step=1,
                     streak=0, fought=False, may_step=True, event="", encounter=None,
                     discard=state.discard + ending)
@@ -288,12 +293,12 @@ def discard(state: State, a: Discard) -> State:
         raise RuleError("U15", N_("%(player)s does not hold %(codes)s in the inventory; "
                                   "discard cards held there."),
                         player=me.id, codes=", ".join(a.codes))
-    me = replace(me, inventory=without(me.inventory, a.codes))
+    me = replace(me, inventory=less(me.inventory, a.codes))
     state = replace(with_player(state, me), discard=state.discard + a.codes)
     return begin_turn(state, (state.active + 1) % len(state.players))
 
 
-HANDLERS: dict[type, Callable[[State, object], State]] = {
+HANDLERS: dict[type, Callable[[State, Any], State]] = {
     Draw: draw, Fight: fight, Challenge: challenge, EventLevel: event_level,
     EventDone: event_done, ChangeClass: change_class, KeepClass: keep_class,
     EndTurn: end_turn, Discard: discard, **play.HANDLERS, **events.HANDLERS}

@@ -9,7 +9,9 @@ lost or copied.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from referee.rules import N_, RuleError
 
@@ -89,5 +91,6 @@ def event_no_second_step(state: State, a: EventNoSecondStep) -> State:
     return replace(state, may_step=False)
 
 
-HANDLERS = {EventDiscard: event_discard, EventGive: event_give, EventDraw: event_draw,
-            EventNoSecondStep: event_no_second_step}
+HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    EventDiscard: event_discard, EventGive: event_give, EventDraw: event_draw,
+    EventNoSecondStep: event_no_second_step}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from referee.rules import N_, RuleError
 
@@ -133,7 +134,7 @@ def quick_fight(level: int, bonuses: int | Iterable[int], strength: int) -> Quic
     if not _whole(level) or not MIN_LEVEL <= level <= MAX_LEVEL:
         raise RuleError("U8", N_("The level must be a whole number from 1 to 10; correct "
                                  "it."))
-    values = [bonuses] if _whole(bonuses) else list(bonuses) if isinstance(
+    values: list[Any] | None = [bonuses] if _whole(bonuses) else list(bonuses) if isinstance(
         bonuses, Iterable) and not isinstance(bonuses, str) else None
     if values is None or not all(_whole(v) for v in values):
         raise RuleError("U7", N_("Bonuses must be whole numbers (one per card, helper or "

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
 from referee.rules import N_, RuleError
 
@@ -20,9 +21,9 @@ from .state import (
     card_of,
     class_of,
     holds,
+    less,
     player_of,
     with_player,
-    without,
 )
 
 FIGHTING = ("fight", "challenge")
@@ -89,7 +90,7 @@ def play_card(state: State, a: PlayCard) -> State:
         raise RuleError("U10", N_("Only items and skills are played into the play area; a "
                                   "monster joins a fight only through Summoning."))
     _check_magic(state, p, card)
-    play, thrown = p.play_area, ()
+    play, thrown = p.play_area, tuple[str, ...]()
     if isinstance(card, Skill):
         if a.replaces:
             raise RuleError("U10", N_("Only an item replaces a card in play; play %(code)s "
@@ -112,7 +113,7 @@ def play_card(state: State, a: PlayCard) -> State:
                                           "play: name one of %(cards)s."),
                                 code=a.code, cards=", ".join(same))
             guard_promised(state, p.id, [a.replaces])
-            play, thrown = without(play, [a.replaces]), (a.replaces,)
+            play, thrown = less(play, [a.replaces]), (a.replaces,)
         elif card.item_type == WEAPON and len(same) == 1 and not (klass and klass.two_weapons):
             raise RuleError("U10", N_("A second weapon only for a class that may wield two "
                                       "weapons (Warrior): replace %(old)s with %(code)s or keep "
@@ -126,7 +127,7 @@ def play_card(state: State, a: PlayCard) -> State:
             raise RuleError("U10", N_("Only one card of each item type in play: replace "
                                       "%(old)s with %(code)s (the old one is discarded) or keep "
                                       "it in the inventory."), old=same[0], code=a.code)
-    p = replace(p, inventory=without(p.inventory, [a.code]), play_area=play + (a.code,))
+    p = replace(p, inventory=less(p.inventory, [a.code]), play_area=play + (a.code,))
     return replace(with_player(state, p), discard=state.discard + thrown)
 
 
@@ -142,8 +143,8 @@ def trade(state: State, a: Trade) -> State:
         if not holds(who.inventory, codes):
             raise _not_held(who.id, codes)
         guard_promised(state, who.id, codes)
-    p = replace(p, inventory=without(p.inventory, a.gives) + a.takes)
-    q = replace(q, inventory=without(q.inventory, a.takes) + a.gives)
+    p = replace(p, inventory=less(p.inventory, a.gives) + a.takes)
+    q = replace(q, inventory=less(q.inventory, a.takes) + a.gives)
     return with_player(with_player(state, p), q)
 
 
@@ -171,7 +172,7 @@ def power_up(state: State, a: PowerUp) -> State:
     if not holds(p.inventory, a.discards):
         raise _not_held(p.id, a.discards, "U14")
     guard_promised(state, p.id, a.discards)
-    p = replace(p, inventory=without(p.inventory, a.discards), powered=True, ability_used=True)
+    p = replace(p, inventory=less(p.inventory, a.discards), powered=True, ability_used=True)
     return replace(with_player(state, p), discard=state.discard + a.discards)
 
 
@@ -255,11 +256,11 @@ def summon(state: State, a: Summon) -> State:
         guard_promised(state, p.id, [a.skill, a.monster])
         joined = a.monster
     if a.skill in p.inventory:
-        p = replace(p, inventory=without(p.inventory, [a.skill]))
+        p = replace(p, inventory=less(p.inventory, [a.skill]))
     else:
-        p = replace(p, play_area=without(p.play_area, [a.skill]))
+        p = replace(p, play_area=less(p.play_area, [a.skill]))
     if a.monster:
-        p = replace(p, inventory=without(p.inventory, [a.monster]))
+        p = replace(p, inventory=less(p.inventory, [a.monster]))
     state = replace(with_player(state, replace(p, allies=p.allies + (joined,))),
                     discard=state.discard + (a.skill,))
     if a.monster:
@@ -281,5 +282,6 @@ def adjust_monster(state: State, a: AdjustMonster) -> State:
     return replace(state, encounter=replace(enc, modifiers=enc.modifiers + ((a.card, a.amount),)))
 
 
-HANDLERS = {PlayCard: play_card, Trade: trade, PowerUp: power_up, OfferHelp: offer_help,
-            AnswerHelp: answer_help, Summon: summon, AdjustMonster: adjust_monster}
+HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    PlayCard: play_card, Trade: trade, PowerUp: power_up, OfferHelp: offer_help,
+    AnswerHelp: answer_help, Summon: summon, AdjustMonster: adjust_monster}

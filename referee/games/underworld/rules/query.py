@@ -110,7 +110,8 @@ class _Listing:
     who takes it: enough to say which kinds are allowed and who takes them."""
 
     def __init__(self, state: State, whole: bool) -> None:
-        self.state, self.whole, self.out = state, whole, []
+        self.state, self.whole = state, whole
+        self.out: list[act.Action] = []
 
     def each(self, candidates: Iterable[act.Action]) -> None:
         self.out += [a for a in candidates if _ok(self.state, a)]
@@ -229,7 +230,7 @@ def actor(state: State, action: act.Action) -> str:
         return ""
     for name in ("player", "helper", "challenger"):
         if hasattr(action, name):
-            return getattr(action, name)
+            return str(getattr(action, name))
     return active_player(state).id
 
 

@@ -125,6 +125,14 @@ def without(cards: tuple[str, ...], codes: Iterable[str]) -> tuple[str, ...] | N
     return tuple(rest)
 
 
+def less(cards: tuple[str, ...], codes: Iterable[str]) -> tuple[str, ...]:
+    """``cards`` less one copy of each of ``codes``, which the caller has checked are
+    there."""
+    rest = without(cards, codes)
+    assert rest is not None, (cards, codes)
+    return rest
+
+
 def take_from_castle(state: State, code: str) -> State:
     """``code`` leaves the castle as the referee knows it (U5); an empty castle is first
     refilled from the discard pile (the reading in ``__init__``)."""
