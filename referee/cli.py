@@ -7,7 +7,7 @@ import socket
 import sys
 from pathlib import Path
 
-from referee import __version__, store
+from referee import __version__, qr, store
 from referee.rules import RuleError
 
 
@@ -51,19 +51,6 @@ def lan_address() -> str:
         return "127.0.0.1"
     finally:
         sock.close()
-
-
-def terminal_qr(text: str) -> str:
-    """A QR code drawn with block characters, for scanning off the laptop's screen."""
-    import io
-
-    import qrcode
-
-    code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_L)
-    code.add_data(text)
-    out = io.StringIO()
-    code.print_ascii(out=out, invert=True)
-    return out.getvalue()
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -368,7 +355,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"Phones that do not trust it yet: http://{address}:{args.http_port}"
               "/https/trust (plain HTTP hands out the authority, sends the rest to HTTPS)")
     print("Referees: scan this to open it on your phone:")
-    print(terminal_qr(public))
+    print(qr.terminal_qr(public))
     sys.stdout.flush()
     try:
         if certificates is not None:

@@ -10,15 +10,17 @@ import pytest
 
 from referee import store
 from referee.accounts.service import authenticate
-from referee.cli import main, terminal_qr
+from referee.cli import main
 from referee.games.duel import service as duels
+from referee.qr import terminal_qr
 from tests.conftest import free_port, wait_for_port
 
 
 def test_init_then_add_referee(tmp_path, capsys):
     path = str(tmp_path / "e.db")
     assert main(["init", "--db", path]) == 0
-    assert main(["add-referee", "Vera", "--password", "pw12pw12pw", "--organizer", "--db", path]) == 0
+    assert main(["add-referee", "Vera", "--password", "pw12pw12pw", "--organizer",
+                 "--db", path]) == 0
     assert "Added organizer Vera" in capsys.readouterr().out
     db = store.connect(path)
     assert authenticate(db, "vera", "pw12pw12pw")["is_organizer"] == 1
