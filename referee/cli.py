@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 from pathlib import Path
 
-from referee import __version__, store
+from referee import __version__, serving, store
 from referee.rules import RuleError
 
 
@@ -38,32 +37,6 @@ def _existing(args: argparse.Namespace) -> str | None:
     print(f"error: there is no database at {path}. Check the path, or create one with "
           f"`referee init --db {path}`.", file=sys.stderr)
     return None
-
-
-def lan_address() -> str:
-    """This machine's address on the local network, as phones will reach it."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        # UDP connect sends nothing; it only asks the OS which interface would be used.
-        sock.connect(("10.255.255.255", 1))
-        return sock.getsockname()[0]
-    except OSError:
-        return "127.0.0.1"
-    finally:
-        sock.close()
-
-
-def terminal_qr(text: str) -> str:
-    """A QR code drawn with block characters, for scanning off the laptop's screen."""
-    import io
-
-    import qrcode
-
-    code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_L)
-    code.add_data(text)
-    out = io.StringIO()
-    code.print_ascii(out=out, invert=True)
-    return out.getvalue()
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -227,7 +200,7 @@ def _public_base(args: argparse.Namespace, db) -> str:
     base = args.public_url or settings.get(db, "public_url")
     if base:
         return base
-    base = f"http://{lan_address()}:8080"
+    base = f"http://{serving.lan_address()}:8080"
     print(f"note: no public URL set; passport links point to {base} "
           "(use --public-url or the Event settings)", file=sys.stderr)
     return base
@@ -281,114 +254,9 @@ def cmd_print_decks(args: argparse.Namespace) -> int:
     return 2 if errors else 0
 
 
-def _https_certificates(args: argparse.Namespace, path: str, address: str):
-    """With --https: the local authority and this laptop's certificate (made once,
-    reissued when its addresses change); None, having said why, when they cannot be."""
-    from referee.https import certs
-
-    folder = certs.folder_for(path)
-    hosts = certs.local_hosts(address, *([] if args.host in ("0.0.0.0", "") else [args.host]))
-    try:
-        made = certs.ensure(folder, hosts, f"Referee local CA ({socket.gethostname()})")
-    except (certs.TLSError, OSError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return None
-    if made.made_ca:
-        print(f"Made a certificate authority in {folder}/: every phone must trust it once "
-              "(the organizers' page /https shows how). Keep ca.key on this laptop only.")
-    if made.issued:
-        print("Issued this laptop's certificate for " + ", ".join(certs.names(made.cert)))
-    print(f"Certificate authority SHA-256: {certs.fingerprint(made.ca)}")
-    return made
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the app on the local network: waitress, or with --https cheroot over TLS."""
-    from referee.app import create_app
-    from referee.web.context import close_connections
-
-    path = _path(args)
-    address = lan_address() if args.host in ("0.0.0.0", "") else args.host
-    scheme = "https" if args.https else "http"
-    port = args.port if args.port is not None else (8443 if args.https else 8080)
-    if args.https and args.http_port == port:
-        print(f"error: --port and --http-port are both {port}; give HTTPS and the plain "
-              "door different ports.", file=sys.stderr)
-        return 2
-    certificates = None
-    if args.https:
-        certificates = _https_certificates(args, path, address)
-        if certificates is None:
-            return 2
-    public = args.public_url or f"{scheme}://{address}:{port}"
-    station = None
-    if args.station:
-        import logging
-
-        logging.basicConfig(level=logging.WARNING,
-                            format="%(asctime)s %(name)s %(levelname)s: %(message)s")
-        from referee.stations.runtime import Runtime
-        from referee.stations.syncthing import SyncthingError, available
-
-        if not available():
-            print("error: a station needs Syncthing (the Debian package syncthing)",
-                  file=sys.stderr)
-            return 2
-        sync_host = "127.0.0.1" if address.startswith("127.") else "0.0.0.0"
-        station = Runtime(path, args.station, sync_port=args.sync_port,
-                          gui_port=args.sync_gui_port, sync_host=sync_host,
-                          advertise=f"tcp://{address}:{args.sync_port}",
-                          lan_discovery=not args.no_lan_discovery)
-        try:
-            station.start()
-        except (SyncthingError, RuleError) as err:
-            print(f"error: {getattr(err, 'text', err)}", file=sys.stderr)
-            station.stop()
-            return 2
-        print(f"Station {station.name}: Syncthing on port {args.sync_port}")
-    # LAN_URL: what passports use when the organizer browses from the laptop itself
-    config = {"DATABASE": path, "PUBLIC_URL": args.public_url or "",
-              "LAN_URL": f"{scheme}://{address}:{port}", "STATION": station,
-              # Half the threads may hold a refused sign-in a while (web/throttle.py).
-              "SIGN_IN_SLOTS": max(1, args.threads // 2)}
-    if certificates is not None:
-        config.update(SESSION_COOKIE_SECURE=True, PREFERRED_URL_SCHEME="https",
-                      TLS_DIR=str(certificates.folder), HTTPS_PORT=port,
-                      HTTP_PORT=args.http_port)
-    app = create_app(config)
-    if station is not None or certificates is not None:
-        import signal
-
-        def stop(signum, frame):  # SIGTERM: stop Syncthing and checkpoint, then exit
-            raise SystemExit(0)
-
-        signal.signal(signal.SIGTERM, stop)
-    print(f"Referee {__version__} on {public}  (database: {path})")
-    if certificates is not None:
-        print(f"Phones that do not trust it yet: http://{address}:{args.http_port}"
-              "/https/trust (plain HTTP hands out the authority, sends the rest to HTTPS)")
-    print("Referees: scan this to open it on your phone:")
-    print(terminal_qr(public))
-    sys.stdout.flush()
-    try:
-        if certificates is not None:
-            from referee.https.server import serve
-
-            serve(app, args.host, port, args.http_port, certificates, args.threads)
-        else:
-            import waitress
-
-            from referee.logs import quieten_queue_warnings
-
-            quieten_queue_warnings()
-            waitress.serve(app, host=args.host, port=port, threads=args.threads,
-                           ident="referee")
-    finally:
-        if station is not None:
-            station.stop()
-        # The last connection to close checkpoints the WAL into the database file.
-        close_connections(app)
-    return 0
+    return serving.serve(args, _path(args))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,8 +10,9 @@ import pytest
 
 from referee import store
 from referee.accounts.service import authenticate
-from referee.cli import main, terminal_qr
+from referee.cli import main
 from referee.games.duel import service as duels
+from referee.qr import terminal_qr
 from tests.conftest import free_port, wait_for_port
 
 

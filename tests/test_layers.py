@@ -1,10 +1,13 @@
 """The layers of DESIGN.md, checked on the import graph (grimp, as import-linter uses it).
 
 Data flows one way: the web layer calls services, services call the store and the pure
-rules. A failure names the import chain that breaks the rule, first module first.
+rules. A failure names the import chain that breaks the rule, first module first. No
+module imports another that imports it back, however far round (issue 24).
 """
 
 from __future__ import annotations
+
+import sys
 
 import grimp
 import pytest
@@ -21,7 +24,11 @@ WEB_NAMES = {"web", "api", "schemas", "view", "passport", "feed", "hub", "record
              "squads_web", "openapi"}
 # The ones that build and run the app (and `python -m referee`): they import the web
 # layer to assemble it.
-ASSEMBLERS = {"referee.app", "referee.cli", "referee.__main__"}
+ASSEMBLERS = {"referee.app", "referee.cli", "referee.serving", "referee.__main__"}
+# Leaf modules at the top of the package that import nothing of the app: they stand
+# with the pure rules, at the bottom (the store's events use notes, the CLI's server qr).
+KIT = {"referee", "referee.notes", "referee.errors", "referee.assets", "referee.logs",
+       "referee.qr", "referee.catalog"}
 
 
 def is_rules(module: str) -> bool:
@@ -31,18 +38,18 @@ def is_rules(module: str) -> bool:
         parts[:2] == ["referee", "games"] and len(parts) >= 4 and parts[3] == "rules")
 
 
-def imports_flask(module: str) -> bool:
+def imports_flask(module: str, graph: grimp.ImportGraph = GRAPH) -> bool:
     """Whether the module itself imports Flask or Flask-Babel (werkzeug's password
     hashing alone does not make a module part of the web)."""
-    return bool(GRAPH.find_modules_directly_imported_by(module) & {"flask", "flask_babel"})
+    return bool(graph.find_modules_directly_imported_by(module) & {"flask", "flask_babel"})
 
 
-def is_web(module: str) -> bool:
+def is_web(module: str, graph: grimp.ImportGraph = GRAPH) -> bool:
     """referee.web.*, referee.api.*, any module with a web name, or one importing Flask."""
     return (module.split(".")[-1] in WEB_NAMES
             or module in ("referee.web", "referee.api")
             or module.startswith(("referee.web.", "referee.api."))
-            or imports_flask(module))
+            or imports_flask(module, graph))
 
 
 WEB = {m for m in MODULES if is_web(m)}
@@ -117,3 +124,187 @@ def test_only_the_app_factory_and_the_cli_import_the_web_layer():
 @pytest.mark.parametrize("module", sorted(ASSEMBLERS))
 def test_the_assemblers_exist(module):
     assert module in GRAPH.modules
+
+
+# --- no circles --------------------------------------------------------------------------
+
+# Circles known when this test came (issue 24), each left to the change that breaks it.
+# Remove an entry once its circle is gone: the test below fails while one is listed that
+# no longer exists, so this list only ever shrinks.
+KNOWN_CYCLES = {
+    # Berserk's decks, squads and battles: registered -> service -> squads -> registered.
+    frozenset({"referee.games.berserk.registered", "referee.games.berserk.service",
+               "referee.games.berserk.squads"}),
+    # Their screens: registered_web <-> squads_web.
+    frozenset({"referee.games.berserk.registered_web", "referee.games.berserk.squads_web"}),
+}
+
+
+def cycles(graph: grimp.ImportGraph, modules) -> list[frozenset[str]]:
+    """The import circles among ``modules``: each set of modules that reach one another
+    through direct imports, function-level imports included (Tarjan's strongly
+    connected components)."""
+    modules = set(modules)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[frozenset[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for imported in sorted(graph.find_modules_directly_imported_by(module) & modules):
+            if imported not in index:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in stack:
+                low[module] = min(low[module], index[imported])
+        if low[module] == index[module]:
+            component = {stack.pop()}
+            while module not in component:
+                component.add(stack.pop())
+            if len(component) > 1 or module in graph.find_modules_directly_imported_by(module):
+                found.append(frozenset(component))
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * len(modules) + 100))
+    try:
+        for module in sorted(modules):
+            if module not in index:
+                visit(module)
+    finally:
+        sys.setrecursionlimit(limit)
+    return found
+
+
+def describe(graph: grimp.ImportGraph, cycle: frozenset[str]) -> str:
+    """A circle as one chain of imports back to where it started."""
+    first = min(cycle)
+    back = min((graph.find_shortest_chain(m, first) or (m, first)
+                for m in graph.find_modules_directly_imported_by(first) & cycle), key=len)
+    return " -> ".join((first, *back))
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    """DESIGN.md: "one module imports another that imports it back" is never done."""
+    found = [c for c in cycles(GRAPH, MODULES) if c not in KNOWN_CYCLES]
+    assert not found, "import circles (break each: move what both need into a module " \
+        "below them):\n" + "\n".join(describe(GRAPH, c) for c in found)
+
+
+def test_the_known_cycles_are_still_there():
+    gone = KNOWN_CYCLES - set(cycles(GRAPH, MODULES))
+    assert not gone, "these circles are broken now: remove them from KNOWN_CYCLES:\n" + \
+        "\n".join(sorted(" ".join(sorted(c)) for c in gone))
+
+
+def _graph_of(imports: dict[str, tuple[str, ...]]) -> grimp.ImportGraph:
+    graph = grimp.ImportGraph()
+    for module, imported in imports.items():
+        graph.add_module(module)
+        for other in imported:
+            graph.add_import(importer=module, imported=other)
+    return graph
+
+
+def test_a_circle_put_in_on_purpose_is_found():
+    """The store's old circle (db -> ledger -> events -> fold -> db) and a module that
+    imports itself, on a graph made for the test: both are reported, the rest is not."""
+    graph = _graph_of({
+        "referee.store.db": ("referee.store.ledger", "referee.store.sql"),
+        "referee.store.ledger": ("referee.store.events", "referee.store.sql"),
+        "referee.store.events": ("referee.store.fold",),
+        "referee.store.fold": ("referee.store.db",),
+        "referee.store.sql": (),
+        "referee.qr": ("referee.qr",),
+    })
+    assert set(cycles(graph, graph.modules)) == {
+        frozenset({"referee.store.db", "referee.store.ledger", "referee.store.events",
+                   "referee.store.fold"}), frozenset({"referee.qr"})}
+    assert describe(graph, frozenset({"referee.store.db", "referee.store.ledger",
+                                      "referee.store.events", "referee.store.fold"})) == (
+        "referee.store.db -> referee.store.ledger -> referee.store.events -> "
+        "referee.store.fold -> referee.store.db")
+
+
+def test_a_circle_through_an_import_inside_a_function_is_found(tmp_path, monkeypatch):
+    """grimp reads imports made inside functions too: a circle closed by one counts."""
+    package = tmp_path / "loop_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("def later():\n    from loop_pkg import b\n    return b\n")
+    (package / "b.py").write_text("import loop_pkg.a\n")
+    (package / "c.py").write_text("import loop_pkg.b\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    graph = grimp.build_graph("loop_pkg", cache_dir=None)
+    assert cycles(graph, graph.modules) == [frozenset({"loop_pkg.a", "loop_pkg.b"})]
+
+
+# --- the layers, bottom to top -----------------------------------------------------------
+
+LAYERS = ("the pure rules", "the store", "the games and the other services", "the web",
+          "the app")
+
+
+def layer_of(module: str, graph: grimp.ImportGraph = GRAPH) -> int:
+    """Where a module stands, from the package layout (DESIGN.md, "Layers"): the pure
+    rules (referee.rules, each game's rules/, and the leaf kit beside them), the store
+    (referee.store), the games and the other services (games/, players/, accounts/,
+    decks/, printing/, stations/, https/ below their screens), the web (referee.web,
+    referee.api and every screen, API or Flask module), and the app that assembles it
+    all (the app factory, the CLI and the server)."""
+    if module in ASSEMBLERS:
+        return 4
+    if module in KIT or is_rules(module) or module in RULES_PARENTS:
+        return 0
+    if module == "referee.store" or module.startswith("referee.store."):
+        return 1
+    if is_web(module, graph):
+        return 3
+    return 2
+
+
+def upward_imports(graph: grimp.ImportGraph, modules) -> list[str]:
+    """Each import of a module by one in a layer below it."""
+    modules = set(modules)
+    return [f"{module} ({LAYERS[layer_of(module, graph)]}) imports {imported} "
+            f"({LAYERS[layer_of(imported, graph)]})"
+            for module in sorted(modules)
+            for imported in sorted(graph.find_modules_directly_imported_by(module) & modules)
+            if layer_of(imported, graph) > layer_of(module, graph)]
+
+
+def test_the_layers_stand_in_order():
+    """The pure rules, the store, the games, the web and the app, in that order: no
+    module names a module of a layer above its own."""
+    found = upward_imports(GRAPH, MODULES)
+    assert not found, "modules import a layer above their own:\n" + "\n".join(found)
+
+
+def test_the_layers_are_read_from_the_layout():
+    assert [layer_of(m) for m in ("referee.rules.stats", "referee.games.duel.rules.model",
+                                  "referee.notes", "referee.qr", "referee.store.sql",
+                                  "referee.store.merge", "referee.games.service",
+                                  "referee.players.service", "referee.stations.runtime",
+                                  "referee.printing.passports", "referee.games.duel.web",
+                                  "referee.api.stations", "referee.stations.current",
+                                  "referee.app", "referee.serving")] == [
+        0, 0, 0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4]
+    assert {layer_of(m) for m in MODULES} == {0, 1, 2, 3, 4}
+
+
+def test_an_import_up_the_layers_put_in_on_purpose_is_found():
+    graph = _graph_of({
+        "referee.rules.stats": (),
+        "referee.store.fold": ("referee.rules.stats", "referee.games.service"),
+        "referee.games.service": ("referee.store.fold",),
+        "referee.app": ("referee.games.service",),
+    })
+    assert upward_imports(graph, graph.modules) == [
+        "referee.store.fold (the store) imports referee.games.service (the games and the "
+        "other services)"]
+
+
+def test_one_module_makes_the_qr_codes():
+    """Passports, pages and the terminal all get their QR codes from referee.qr."""
+    assert sorted(GRAPH.find_modules_that_directly_import("qrcode")) == ["referee.qr"]

@@ -11,7 +11,8 @@ from pydantic import BaseModel
 from referee.api.models import SQLITE_MAX, Answer, Body, Error
 from referee.api.registry import ApiBlueprint
 from referee.rules import N_, RuleError
-from referee.store import merge
+from referee.stations.current import runtime
+from referee.store import conflicts
 from referee.web.context import get_db
 from referee.web.errors import error_response
 from referee.web.i18n import rule_message
@@ -84,7 +85,7 @@ def conflict_json(row: dict) -> dict:
 
 
 def _find(db, conflict_id: str) -> dict | None:
-    found = merge.conflicts(db, conflict_id=conflict_id)
+    found = conflicts.find(db, conflict_id=conflict_id)
     return found[0] if found else None
 
 
@@ -97,7 +98,7 @@ def list_conflicts():
     player = request.args.get("player", type=int)
     if player is not None and abs(player) > SQLITE_MAX:
         return jsonify([])  # no player has an id that large
-    return jsonify([conflict_json(c) for c in merge.conflicts(get_db(), status, player)])
+    return jsonify([conflict_json(c) for c in conflicts.find(get_db(), status, player)])
 
 
 @bp.operation("post", "/conflicts/<conflict_id>", {200: ConflictOut, 404: Error, 409: Error},
@@ -107,10 +108,10 @@ def settle(conflict_id: str, body: Decision):
     db = get_db()
     found = _find(db, conflict_id)
     if found is None:
-        return error_response(gettext(merge.NO_CONFLICT), 404)
+        return error_response(gettext(conflicts.NO_CONFLICT), 404)
     if found["status"] != "held":
-        return error_response(gettext(merge.SETTLED), 409)
-    merge.settle(db, g.api_referee["id"], conflict_id, body.decision)
+        return error_response(gettext(conflicts.SETTLED), 409)
+    conflicts.settle(db, g.api_referee["id"], conflict_id, body.decision)
     return jsonify(conflict_json(_find(db, conflict_id)))
 
 
@@ -118,8 +119,6 @@ def settle(conflict_id: str, body: Decision):
               body=PairRequest, public=True, errors=(400, 422))
 def pair(body: PairRequest):
     """A new station pairs with the organizer's by the one-time code it shows."""
-    from referee.stations.web import runtime
-
     station = runtime()
     if station is None:
         return error_response(gettext("This server is not a station."), 404)

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from referee.https import certs
-from referee.players.passport import qr_svg
+from referee.qr import qr_svg
 from referee.store import settings
 from referee.web.context import get_db, is_loopback
 from referee.web.security import organizer_required

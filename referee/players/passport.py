@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import functools
-import io
-
-import qrcode
-import qrcode.image.svg
 from flask import Blueprint, Response, abort, render_template, url_for
 from markupsafe import Markup
 
 from referee.players.web import sheet_page, wound_clock
+from referee.qr import qr_svg
 from referee.store import players as rows
 from referee.store import settings
 from referee.web.context import current_referee, get_db, public_base
@@ -27,21 +23,6 @@ def passport_row(token: str) -> dict:
     if row is None:
         abort(404)
     return row
-
-
-@functools.lru_cache(maxsize=2048)
-def qr_svg(data: str) -> bytes:
-    """A QR code as SVG, error correction M so a creased passport still scans.
-
-    Made once per address and kept (about 5 KB each): drawing one in pure Python is
-    most of a sheet's time, and a passport's address changes only when it is reissued."""
-    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2,
-                         image_factory=qrcode.image.svg.SvgPathImage)
-    code.add_data(data)
-    code.make(fit=True)
-    out = io.BytesIO()
-    code.make_image().save(out)
-    return out.getvalue()
 
 
 @bp.app_template_global()

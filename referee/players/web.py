@@ -13,7 +13,7 @@ from referee.players import exporting, importing, joinrpg, service
 from referee.players import settings as event_settings
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
-from referee.store import events, merge
+from referee.store import conflicts, events
 from referee.store import games as games_store
 from referee.store import players as rows
 from referee.store import settings as settings_store
@@ -87,7 +87,7 @@ def sheet_view(row: dict) -> dict:
         "step": game_step(row["id"], latest),
         "undoable": service.UNDOABLE,
         "passport_url": public_base() + url_for("passport.sheet", token=row["passport_token"]),
-        "conflicts": merge.pending_for(db, row["id"]),
+        "conflicts": conflicts.pending_for(db, row["id"]),
     }
 
 

@@ -13,7 +13,8 @@ from referee.printing import labels
 from referee.printing.layout import PASSPORT, draw_crop_marks
 from referee.printing.links import passport_url
 from referee.printing.pdf import new_pdf, text_box
-from referee.printing.qr import draw_qr, qr_rows
+from referee.printing.qr import draw_qr
+from referee.qr import qr_rows
 from referee.rules.cards import SUIT_SYMBOLS, parse_suit
 
 Progress = Callable[[int, int], None]

@@ -6,37 +6,31 @@ the organizer's; an empty one waits to be paired with it. The loop writes this s
 new facts as segments, asks Syncthing to look at once, reads the other stations'
 segments, restarts Syncthing if it died, and keeps the link's state for the top bar.
 Everything it knows is also in the database and the folder, so a kill -9 of the app or
-of Syncthing loses nothing: the next start picks up where the files are.
+of Syncthing loses nothing: the next start picks up where the files are. Pairing a new
+station is :mod:`referee.stations.pairing`.
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
 import logging
 import os
-import secrets
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from referee import store
-from referee.rules import N_, RuleError
-from referee.stations import pinning, segments
+from referee.stations import segments
+from referee.stations.pairing import Pairing
 from referee.stations.syncthing import Setup, Syncthing, SyncthingError
-from referee.store import ledger, merge
+from referee.store import ledger, membership, merge
 from referee.store.db import fetch
 
 log = logging.getLogger("referee.stations")
 
-CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read off a screen
-CODE_LENGTH = 8
-CODE_MINUTES = 15
-CODE_TRIES = 5
 TICK = 0.5  # seconds between looks at the folder
 LINK_EVERY = 3.0  # seconds between asking Syncthing about the links
 PRUNE_EVERY = 60.0  # seconds between forgetting rows no late fact can need
@@ -52,13 +46,6 @@ FULL_SCAN_EVERY = 30.0  # seconds between reading every folder, changed or not
 # folding a heal segment by segment would fold the same facts again and again.
 SETTLE_AT_MOST = 3.0
 
-WRONG_CODE = N_("This pairing code is wrong or has expired: ask the organizer's station "
-                "for a new one.")
-NOT_FOUNDER = N_("Only the organizer's station pairs new stations.")
-UNREACHABLE = N_("The organizer's station did not answer at %(url)s: check the address "
-                 "and that both devices are on the same network.")
-
-
 @dataclass
 class Link:
     """What the top bar says about this station's link to the others."""
@@ -72,12 +59,13 @@ class Link:
     peers: list[dict] = field(default_factory=list)
 
 
-class Runtime:
-    """One station: started with the server, stopped with it."""
+class Runtime(Pairing):
+    """One station: started with the server, stopped with it (pairing: :class:`Pairing`)."""
 
     def __init__(self, db_path: str, name: str, *, sync_port: int = 22000,
                  gui_port: int = 8384, sync_host: str = "0.0.0.0",
                  advertise: str | None = None, lan_discovery: bool = True) -> None:
+        super().__init__()  # the pairing codes
         self.db_path = str(db_path)
         self.name = name
         self.base = Path(self.db_path + ".station")
@@ -91,7 +79,6 @@ class Runtime:
         self.syncthing: Syncthing | None = None
         self.device = ""  # this station's Syncthing device id, once it runs
         self.link = Link(name=name)
-        self._codes: dict[str, list] = {}  # code -> [expires at, tries left]
         self._poke = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -111,7 +98,8 @@ class Runtime:
             if here is None:
                 holds = db.execute("SELECT (SELECT count(*) FROM players) + "
                                    "(SELECT count(*) FROM referees)").fetchone()[0]
-                here = merge.found(db, self.name) if holds else merge.prepare(db, self.name)
+                become = membership.found if holds else membership.prepare
+                here = become(db, self.name)
             self.name = self.link.name = here["name"]
             self.link.joined = bool(here["event"])
         finally:
@@ -157,10 +145,9 @@ class Runtime:
             self.syncthing.folder(self.folder_id(here), self.shared, peers)
 
     def _loop(self) -> None:
-        try:  # Linux: a thread's own niceness; the referees' requests come first
+        # Linux: a thread's own niceness; the referees' requests come first
+        with contextlib.suppress(AttributeError, OSError):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOOP_NICENESS)
-        except (AttributeError, OSError):
-            pass
         db = store.connect(self.db_path)
         try:
             while not self._stop.is_set():
@@ -192,10 +179,10 @@ class Runtime:
             wrote += len(segments.restore(db, self.shared, self.outbox, here))
         self._own_time = self._folder_time(here)
         if wrote:
-            try:  # only our own folder changed: Syncthing need not walk the others
+            # Only our own folder changed: Syncthing need not walk the others (if it
+            # cannot be told, the watcher and the rescan interval will see it).
+            with contextlib.suppress(SyncthingError):
                 self.syncthing.scan(self.folder_id(here), sub=here["id"])
-            except SyncthingError:
-                pass  # the watcher and the rescan interval will see it
         if self._settled(here, now):
             full = now - self._last_full > FULL_SCAN_EVERY
             if full:
@@ -244,7 +231,7 @@ class Runtime:
         own = next((s for s in stations if s["id"] == here["id"]), None)
         if own and self.device and (own["device"], own["address"]) != \
                 (self.device, self.advertise):
-            merge.describe(db, self.device, self.advertise)
+            membership.describe(db, self.device, self.advertise)
         self._know_every_station(here, stations, devices)
         connected = [d for d, c in connections.items() if c.get("connected")]
         exported = segments.exported_through(db, self.shared, here["id"])
@@ -310,91 +297,3 @@ class Runtime:
     def status(self) -> Link:
         with self._lock:
             return self.link
-
-    # --- pairing -----------------------------------------------------------------------
-
-    def new_code(self) -> str:
-        """A one-time code the organizer's station shows to pair a new one."""
-        here = self.here()
-        if here is None or here["number"] != ledger.FOUNDER:
-            raise RuleError(None, NOT_FOUNDER)
-        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-        now = time.monotonic()
-        with self._lock:
-            self._codes = {c: v for c, v in self._codes.items() if v[0] > now}
-            self._codes[code] = [now + CODE_MINUTES * 60, CODE_TRIES]
-        return code
-
-    def _use_code(self, code: str) -> bool:
-        code = (code or "").strip().upper().replace("-", "").replace(" ", "")
-        with self._lock:
-            entry = self._codes.get(code)
-            if entry is None or entry[0] < time.monotonic():
-                for value in self._codes.values():  # a wrong guess costs every code a try
-                    value[1] -= 1
-                self._codes = {c: v for c, v in self._codes.items() if v[1] > 0}
-                return False
-            del self._codes[code]
-            return True
-
-    def accept(self, request: dict, referee_id: int | None = None) -> dict:
-        """On the organizer's station: admit the station that sent a valid code."""
-        if not self._use_code(str(request.get("code", ""))):
-            raise RuleError(None, WRONG_CODE)
-        station_id, device = str(request["station"]), str(request["device"])
-        name, address = str(request["name"])[:40], str(request.get("address", ""))[:200]
-        db = store.connect(self.db_path)
-        try:
-            admitted = merge.admit(db, referee_id, station_id=station_id, name=name,
-                                   device=device, address=address)
-            here = ledger.station(db)
-        finally:
-            db.close()
-        self.syncthing.add_device(device, name, [address, "dynamic"] if address else None)
-        self.syncthing.folder(self.folder_id(here), self.shared, [device])
-        self.poke()
-        return {"number": admitted["number"], "event": here["event"],
-                "event_key": here["event_key"], "device": self.syncthing.device_id(),
-                "address": self.advertise, "name": here["name"],
-                "folder": self.folder_id(here)}
-
-    def join(self, organizer_url: str, code: str, pin: str = "") -> dict:
-        """On a new station: pair with the organizer's station over the network (over
-        HTTPS, trusting only the authority whose fingerprint ``pin`` came with the code)."""
-        context = pinning.context_for(organizer_url, pin)
-        here = self.here()
-        body = json.dumps({"code": code, "station": here["id"], "name": here["name"],
-                           "device": self.syncthing.device_id(),
-                           "address": self.advertise}).encode()
-        url = organizer_url.rstrip("/") + "/api/v1/stations/pair"
-        request = urllib.request.Request(url, data=body, method="POST",
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=20, context=context) as answer:
-                reply = json.loads(answer.read())
-        except urllib.error.HTTPError as err:
-            try:
-                message = json.loads(err.read()).get("error")
-            except ValueError:
-                message = None
-            raise RuleError(None, WRONG_CODE if err.code in (403, 422) and not message
-                            else message or WRONG_CODE) from err
-        except (urllib.error.URLError, OSError, ValueError) as err:
-            raise RuleError(None, UNREACHABLE, url=organizer_url) from err
-        db = store.connect(self.db_path)
-        try:
-            merge.joined(db, number=reply["number"], event=reply["event"],
-                         event_key=reply["event_key"])
-        finally:
-            db.close()
-        # The folder first, so the organizer's first word (its cluster config) finds it
-        # and its introductions of the other stations take; then the organizer, paused
-        # until it shares the folder: an introduction arriving between our read and write
-        # of the folder would be lost.
-        self.syncthing.folder(reply["folder"], self.shared, [])
-        self.syncthing.add_device(reply["device"], reply["name"],
-                                  [reply["address"], "dynamic"], introducer=True, paused=True)
-        self.syncthing.share(reply["folder"], reply["device"])
-        self.syncthing.let_in(reply["device"])
-        self.poke()
-        return reply

@@ -17,29 +17,19 @@ from flask import (
 )
 
 from referee.api.stations import conflict_json
-from referee.players.passport import qr_svg
+from referee.qr import qr_svg
 from referee.rules import RuleError
 from referee.stations import pinning
-from referee.stations.runtime import Link, Runtime
-from referee.store import ledger, merge
+from referee.stations.current import EXTENSION, link, runtime
+from referee.stations.runtime import Runtime
+from referee.store import conflicts as conflict_store  # the view conflicts() has the name
+from referee.store import ledger
 from referee.store.db import fetch
 from referee.web.context import current_referee, get_db, is_loopback
 from referee.web.i18n import rule_message
 from referee.web.security import local_path, organizer_required, referee_required
 
 bp = Blueprint("stations", __name__)
-EXTENSION = "referee.station"
-
-
-def runtime() -> Runtime | None:
-    """The running station of this app, or None (a single database, the default)."""
-    return current_app.extensions.get(EXTENSION)
-
-
-def link() -> Link | None:
-    """The link's state for the top bar, from memory (no query per page)."""
-    station = runtime()
-    return station.status() if station is not None else None
 
 
 def init_app(app: Flask, station: Runtime | None) -> None:
@@ -80,7 +70,7 @@ def index():
                            stations=stations, running=station is not None,
                            problems=fetch(db, "SELECT * FROM segments WHERE status != 'ok' "
                                               "OR problem != '' ORDER BY path LIMIT 50"),
-                           held=len(merge.conflicts(db, "held")))
+                           held=len(conflict_store.find(db, "held")))
 
 
 def _pin() -> str | None:
@@ -150,15 +140,15 @@ def joined():
 def conflicts():
     """Changes the merged logs refused, for a referee to apply anyway or discard."""
     db = get_db()
-    settled = merge.conflicts(db, "applied", limit=20) + merge.conflicts(db, "discarded",
-                                                                        limit=20)
+    settled = (conflict_store.find(db, "applied", limit=20)
+               + conflict_store.find(db, "discarded", limit=20))
     return _conflicts_page(db, settled)
 
 
 def _conflicts_page(db, settled: list[dict], error: str | None = None, status: int = 200):
     names = {p["id"]: p["character"] for p in fetch(db, "SELECT id, character FROM players")}
     return render_template("stations/conflicts.html", error=error, names=names,
-                           held=[conflict_json(c) for c in merge.conflicts(db, "held")],
+                           held=[conflict_json(c) for c in conflict_store.find(db, "held")],
                            settled=[conflict_json(c) for c in settled]), status
 
 
@@ -173,7 +163,7 @@ def settle(conflict_id: str):
     """Apply a held change anyway, or discard it."""
     db = get_db()
     try:
-        merge.settle(db, current_referee()["id"], conflict_id,
+        conflict_store.settle(db, current_referee()["id"], conflict_id,
                      request.form.get("decision", ""))
     except RuleError as err:
         return _conflicts_page(db, [], rule_message(err), 422)

@@ -11,7 +11,10 @@ from pathlib import Path
 
 import sqlite_utils
 
+from referee.store import ledger, once
 from referee.store.migrations import migrations
+from referee.store.sql import fetch as fetch  # reading rows is sql's; callers find it here
+from referee.store.sql import where as where
 
 DEFAULT_FILE = "referee.db"
 
@@ -102,26 +105,6 @@ def durability_for(db: sqlite_utils.Database) -> Durability:
         return _durability.setdefault(name, Durability(name))
 
 
-def fetch(db: sqlite_utils.Database, sql: str, params: list | tuple = ()) -> list[dict]:
-    """Rows as dicts, straight from the connection.
-
-    sqlite-utils' query() wraps every read in a savepoint; on the hot path of a tap
-    that doubles the statements for nothing.
-    """
-    cursor = db.conn.execute(sql, params)
-    names = [c[0] for c in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
-
-
-def where(*conditions: tuple[str, object]) -> tuple[str, list]:
-    """`` WHERE a AND b`` and its parameters, for the (sql, value) pairs whose value is
-    given (None: that condition is left out); nothing when none is."""
-    kept = [(sql, value) for sql, value in conditions if value is not None]
-    if not kept:
-        return "", []
-    return " WHERE " + " AND ".join(sql for sql, _ in kept), [value for _, value in kept]
-
-
 def default_path() -> str:
     """The database path: $REFEREE_DB, else a file in the working folder."""
     return os.environ.get("REFEREE_DB") or DEFAULT_FILE
@@ -166,7 +149,6 @@ def write(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     """
     if db.conn.in_transaction:
         raise RuntimeError("write() does not nest")
-    from referee.store import ledger, once
 
     durable = durability_for(db)
     ticket = 0  # none if the transaction rolled back

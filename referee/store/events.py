@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
 from referee.notes import Note, is_note, render
-from referee.store.db import fetch
-
-
-def now() -> str:
-    """The current time, UTC, to the second: every event's 'when'."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
+from referee.store import fold
+from referee.store.clock import now as now  # events.now, as callers know it
+from referee.store.sql import fetch
 
 
 def record(
@@ -38,8 +34,6 @@ def record(
     on the player's row too (see :mod:`referee.store.fold`); ``hidden`` are columns of
     that row set without being shown in the event (a new passport token).
     """
-    from referee.store import fold
-
     note = reason if is_note(reason) else None
     if note is not None:
         reason = render(note)

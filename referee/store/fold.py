@@ -20,7 +20,7 @@ from sqlite_utils import Database
 from referee.rules import N_, RuleError, stats
 from referee.rules.cards import sort_codes
 from referee.store import ledger, once
-from referee.store.db import fetch
+from referee.store.sql import fetch
 
 KEYS = {"players": ("id",), "events": ("id",), "games": ("id",),
         "game_players": ("game_id", "seat"), "game_actions": ("id",), "referees": ("id",),

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from sqlite_utils import Database
 
 from referee.rules import N_, RuleError
-from referee.store.db import fetch
-from referee.store.events import now
+from referee.store.clock import now
+from referee.store.sql import fetch
 
 BLOCK = 1_000_000  # ids per station; station 1's block is [1, 2 * BLOCK)
 GENESIS_HLC = "0000000000000.00000"  # the founding snapshot sorts before every fact

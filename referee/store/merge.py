@@ -14,21 +14,15 @@ referee to apply anyway or discard; the rest of the fact still lands.
 from __future__ import annotations
 
 import json
-import secrets
 from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
 from referee.rules import N_, RuleError
-from referee.store import fold, ledger
-from referee.store.db import fetch, write
-from referee.store.events import now
-
-NOT_EMPTY = N_("Only a new, empty station can join an event; this one already holds "
-               "players or referees.")
-ALREADY = N_("This database is already the station %(name)s.")
-NO_CONFLICT = N_("No such conflict: reload the list.")
-SETTLED = N_("This conflict was already settled.")
+from referee.store import conflicts, fold, ledger
+from referee.store.clock import now
+from referee.store.db import write
+from referee.store.sql import fetch
 
 
 @dataclass
@@ -41,83 +35,6 @@ class Report:
     waiting: list[tuple[str, str]] = field(default_factory=list)  # (gid, why)
     rewound: int = 0  # facts taken back and folded again after an earlier one
 
-
-# --- becoming a station ------------------------------------------------------------------
-
-def found(db: Database, name: str) -> dict:
-    """Make this database the event's first station (the organizer's, number 1).
-
-    Everything it holds becomes the founding snapshot a joining station receives."""
-    with write(db):
-        here = ledger.station(db)
-        if here is not None:
-            raise RuleError(None, ALREADY, name=here["name"])
-        station_id = ledger.new_station_id()
-        row = ledger.identity(db, name=name, number=ledger.FOUNDER, event=station_id,
-                              event_key=secrets.token_hex(32), station_id=station_id)
-        ledger.genesis(db, row)
-    with write(db):
-        fold.row(db, "stations", {"id": row["id"], "name": name, "number": ledger.FOUNDER,
-                                  "device": "", "address": "", "admitted_at": now(),
-                                  "admitted_by": None})
-    return ledger.station(db)
-
-
-def prepare(db: Database, name: str) -> dict:
-    """A new station that waits to be admitted: it has an id, no number yet."""
-    with write(db):
-        here = ledger.station(db)
-        if here is not None:
-            return here
-        if db.execute("SELECT (SELECT count(*) FROM players) + "
-                      "(SELECT count(*) FROM referees)").fetchone()[0]:
-            raise RuleError(None, NOT_EMPTY)
-        ledger.identity(db, name=name, number=None, event="", event_key="")
-    return ledger.station(db)
-
-
-def admit(db: Database, referee_id: int | None, *, station_id: str, name: str,
-          device: str = "", address: str = "") -> dict:
-    """The organizer's station admits a new one: its number, known to every station."""
-    with write(db):
-        here = ledger.station(db)
-        if here is None or here["number"] != ledger.FOUNDER:
-            raise RuleError(None, N_("Only the organizer's station admits new stations."))
-        rows = fetch(db, "SELECT * FROM stations WHERE id = ?", [station_id])
-        if rows:
-            return rows[0]
-        number = db.execute("SELECT max(number) + 1 FROM stations").fetchone()[0] or 2
-        fold.row(db, "stations", {"id": station_id, "name": name, "number": number,
-                                  "device": device, "address": address,
-                                  "admitted_at": now(), "admitted_by": referee_id})
-    return fetch(db, "SELECT * FROM stations WHERE id = ?", [station_id])[0]
-
-
-def joined(db: Database, *, number: int, event: str, event_key: str) -> dict:
-    """Record what the organizer's station answered: this station's number and the
-    event's id and key. Its facts start once it has received the event."""
-    with write(db):
-        db.execute("UPDATE station SET number = ?, event = ?, event_key = ? "
-                   "WHERE key = 'self' AND number IS NULL", [number, event, event_key])
-    return ledger.station(db)
-
-
-def describe(db: Database, device: str, address: str) -> bool:
-    """This station's own Syncthing device and address, told to every station so each
-    can reach it (the founder's are not known when it founds the event). Whether it
-    changed anything."""
-    with write(db):
-        here = ledger.station(db)
-        rows = fetch(db, "SELECT device, address FROM stations WHERE id = ?",
-                     [here["id"]]) if here and here["event"] else []
-        if not rows or (rows[0]["device"], rows[0]["address"]) == (device, address):
-            return False
-        fold.change(db, "stations", {"id": here["id"]}, {"device": device,
-                                                          "address": address})
-    return True
-
-
-# --- receiving ---------------------------------------------------------------------------
 
 def _known(db: Database, here: dict) -> set[str]:
     return {r["id"] for r in fetch(db, "SELECT id FROM stations")} | {here["event"],
@@ -277,7 +194,7 @@ def apply_fact(db: Database, tx: ledger.Tx, fact: dict) -> None:
         try:
             _apply_part(db, part, fact["station"])
         except RuleError as err:
-            _hold(db, fact, index, part, err)
+            conflicts.hold(db, fact, index, part, err)
         tx.parts.append(part)
     tx.ord = None
 
@@ -289,96 +206,10 @@ def _apply_part(db: Database, part: dict, origin: str) -> None:
     elif kind == "event":
         fold.apply_event(db, part)
     elif kind == "resolve":
-        apply_resolution(db, part)
+        conflicts.apply_resolution(db, part)
     else:
         raise RuleError(None, N_("A change of an unknown kind (%(kind)s): this station "
                                  "needs a newer version of the app."), kind=str(kind))
-
-
-def _hold(db: Database, fact: dict, index: int, part: dict, err: RuleError) -> None:
-    fold.insert(db, "conflicts", {
-        "id": f"{fact['station']}-{fact['seq']}-{index}", "ord": fact["ord"], "gid": fact["gid"],
-        "part": index, "station": fact["station"],
-        "player_id": part.get("player") if part.get("t") == "event" else None,
-        "kind": part.get("kind") or part.get("tbl") or part.get("t"),
-        "rule": err.rule, "msg": err.message,
-        "params": json.dumps({k: str(v) for k, v in err.params.items()},
-                             ensure_ascii=False, sort_keys=True),
-        "status": "held", "resolved_by": None, "resolved_at": None, "resolver_id": None,
-        "at": fact["at"]})
-
-
-# --- settling conflicts ------------------------------------------------------------------
-
-def held_part(db: Database, conflict: dict) -> dict:
-    """The change a conflict holds, as its station wrote it (or, for a phone's tap held
-    on arrival, as kept in the conflict itself)."""
-    if conflict.get("held"):
-        return json.loads(conflict["held"])
-    body = fetch(db, "SELECT body FROM log WHERE gid = ?", [conflict["gid"]])[0]["body"]
-    return json.loads(body)[conflict["part"]]
-
-
-def apply_resolution(db: Database, part: dict) -> None:
-    """Apply a held change anyway (clamped to its bounds) or discard it.
-
-    The first settlement in clock order counts; a later one of the same conflict,
-    made on another station meanwhile, changes nothing."""
-    rows = fetch(db, "SELECT * FROM conflicts WHERE id = ?", [part["conflict"]])
-    if not rows or rows[0]["status"] != "held":
-        return
-    conflict = rows[0]
-    if part["decision"] == "apply":
-        held = held_part(db, conflict)
-        if held.get("t") == "event":
-            fold.apply_event(db, held, force=True)
-        elif held.get("t") == "row":
-            fold.apply_row(db, {**held, "handover": True})
-    tx = ledger.current(db)
-    fold.update(db, "conflicts", {"id": conflict["id"]}, {
-        "status": "applied" if part["decision"] == "apply" else "discarded",
-        "resolved_by": tx.gid, "resolved_at": part["at"], "resolver_id": part["referee"]})
-
-
-def settle(db: Database, referee_id: int | None, conflict_id: str, decision: str) -> dict:
-    """A referee's decision on a held conflict, as a fact every station applies."""
-    if decision not in ("apply", "discard"):
-        raise RuleError(None, N_("Choose to apply the change anyway or to discard it."))
-    with write(db):
-        rows = fetch(db, "SELECT * FROM conflicts WHERE id = ?", [conflict_id])
-        if not rows:
-            raise RuleError(None, NO_CONFLICT)
-        if rows[0]["status"] != "held":
-            raise RuleError(None, SETTLED)
-        part = {"t": "resolve", "conflict": conflict_id, "decision": decision,
-                "referee": referee_id, "at": now()}
-        apply_resolution(db, part)
-        ledger.capture(ledger.current(db), part)
-    return fetch(db, "SELECT * FROM conflicts WHERE id = ?", [conflict_id])[0]
-
-
-def conflicts(db: Database, status: str | None = None, player_id: int | None = None,
-              limit: int = 500, conflict_id: str | None = None) -> list[dict]:
-    """Conflicts in clock order, newest first, with the change each holds."""
-    sql, params = ("SELECT c.*, s.name AS station_name FROM conflicts c "
-                   "LEFT JOIN stations s ON s.id = c.station WHERE 1"), []
-    if conflict_id is not None:
-        sql, params = sql + " AND c.id = ?", [*params, conflict_id]
-    if status:
-        sql, params = sql + " AND c.status = ?", [*params, status]
-    if player_id is not None:
-        sql, params = sql + " AND c.player_id = ?", [*params, player_id]
-    found = fetch(db, sql + " ORDER BY c.ord DESC, c.part DESC LIMIT ?", [*params, limit])
-    for row in found:
-        row["params"] = json.loads(row["params"] or "{}")
-        row["change"] = held_part(db, row)
-    return found
-
-
-def pending_for(db: Database, player_id: int) -> int:
-    """How many conflicts about this player wait for a referee."""
-    return db.execute("SELECT count(*) FROM conflicts WHERE player_id = ? AND "
-                      "status = 'held'", [player_id]).fetchone()[0]
 
 
 def frontier(db: Database) -> str:

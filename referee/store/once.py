@@ -26,8 +26,8 @@ from datetime import UTC, datetime, timedelta
 
 from sqlite_utils import Database
 
-from referee.store.db import fetch
-from referee.store.events import now
+from referee.store.clock import now
+from referee.store.sql import fetch
 
 # The rows a creation makes, whose first one a key remembers (fold.row reports them).
 MADE = frozenset({"games", "players", "berserk_squads", "berserk_decks", "referees"})

@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from referee.cli import lan_address
+from referee.serving import lan_address
 from tests.https.test_serve import ORGANIZER, Serving, new_event
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ from cryptography import x509
 
 from referee.accounts.service import add_referee
 from referee.https import certs
-from referee.players.passport import qr_svg
+from referee.qr import qr_svg
 from referee.store import settings
 from referee.store import write as store_write
 from tests.conftest import sign_in

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from referee.players import service
-from referee.store import merge
+from referee.store import conflicts
 from tests.browser_fixtures import CHROMIUM_ARGS, shoot
 from tests.players.test_browser import sign_in
 
@@ -110,7 +110,7 @@ def test_read_and_tap_offline_then_each_tap_lands_once_and_a_broken_bound_is_hel
                             [hale["id"]]).fetchone()
     assert (hp, chance) == (1, 0)
     assert db.execute("SELECT count(*) FROM events WHERE tap IS NOT NULL").fetchone()[0] == 2
-    (held,) = merge.conflicts(db, "held")
+    (held,) = conflicts.find(db, "held")
     assert held["player_id"] == hale["id"] and held["change"]["changes"]["chance"]
     assert not page.locator("#pending").is_visible()  # nothing waits: nothing shown
     # Sending again (a reload) applies nothing twice.

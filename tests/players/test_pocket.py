@@ -12,7 +12,7 @@ import pytest
 
 from referee.accounts.service import set_active
 from referee.players import pocket, service
-from referee.store import merge
+from referee.store import conflicts
 from tests.conftest import csrf_of, sign_in
 
 
@@ -32,7 +32,7 @@ def send(client, taps: list, sent: int | None = None):
 def row(db, player_id: int) -> dict:
     return dict(zip(("hp", "chance", "cartridges", "level", "version"), db.execute(
         "SELECT hp, chance, cartridges, level, version FROM players WHERE id = ?",
-        [player_id]).fetchone()))
+        [player_id]).fetchone(), strict=True))
 
 
 def statuses(response) -> list[str]:
@@ -75,14 +75,14 @@ def test_the_last_token_spent_twice_is_held_as_a_conflict_never_clamped(referee,
     answer = send(referee, [offline]).get_json()["results"][0]
     assert answer["status"] == "held" and "Chance" in answer["message"]
     assert row(db, player["id"]) == before  # nothing clamped, nothing dropped
-    (held,) = merge.conflicts(db, "held")
+    (held,) = conflicts.find(db, "held")
     assert held["player_id"] == player["id"] and held["change"]["tap"] == offline["id"]
     # Sent again, it is the same conflict, not a second one.
     assert statuses(send(referee, [offline])) == ["held"]
-    assert len(merge.conflicts(db, "held")) == 1
+    assert len(conflicts.find(db, "held")) == 1
     # The Conflicts screen shows it; "apply anyway" clamps, as for stations.
     assert "Captain A" in referee.get("/conflicts").get_data(as_text=True)
-    merge.settle(db, 1, held["id"], "apply")
+    conflicts.settle(db, 1, held["id"], "apply")
     assert row(db, player["id"])["chance"] == 0
 
 
@@ -166,7 +166,7 @@ def test_the_copy_holds_every_player_and_answers_304_while_nothing_changed(refer
     service.adjust(db, 1, player["id"], {"hp": -1}, "first")
     first = referee.get("/offline/data.json")
     copy = first.get_json()
-    (kept,) = [dict(zip(copy["fields"], p)) for p in copy["players"]]
+    (kept,) = [dict(zip(copy["fields"], p, strict=True)) for p in copy["players"]]
     assert (kept["character"], kept["hp"], kept["hp_max"]) == ("Captain A", 2, 3)
     assert kept["history"][0][2] == "adjust" and ["hp", 3, 2] in kept["history"][0][3]
     assert copy["referee"]["name"] == "ref"

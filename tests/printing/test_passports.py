@@ -17,8 +17,8 @@ from qrcode.constants import ERROR_CORRECT_M
 from referee.printing import CARD, PASSPORT, passport_url, passports_pdf
 from referee.printing.layout import MARK_GAP, MARK_LENGTH, MM_TO_PT
 from referee.printing.passports import QR_SIZE, qr_box
-from referee.printing.qr import penalty, qr_rows
 from referee.printing.readback import page_images, page_sizes_pt, page_texts, qr_urls_per_page
+from referee.qr import penalty, qr_rows
 from referee.rules import RuleError
 
 BASE = "http://192.168.1.10:8080"
@@ -56,7 +56,7 @@ def test_the_qr_code_is_large_enough_with_error_correction_m():
     (code,) = zxingcpp.read_barcodes(page_images(pdf, dpi)[0].convert("L"))
     assert code.ec_level in ("M", "Q", "H")
     width_mm = (code.position.top_right.x - code.position.top_left.x) / dpi * 25.4
-    assert 20 <= QR_SIZE and width_mm == pytest.approx(QR_SIZE, abs=0.5)
+    assert QR_SIZE >= 20 and width_mm == pytest.approx(QR_SIZE, abs=0.5)
 
 
 def test_passport_url_joins_base_and_token():
@@ -148,7 +148,7 @@ def test_crop_marks_lie_in_the_margins_on_the_cut_lines():
             inside_x = xs[0] < max(x1, x2) and min(x1, x2) < xs[-1]
             inside_y = ys[0] < max(y1, y2) and min(y1, y2) < ys[-1]
             assert not (inside_x and inside_y)
-            assert 0 < min(x1, x2) and max(x1, x2) < 210 and 0 < min(y1, y2) < 297
+            assert min(x1, x2) > 0 and max(x1, x2) < 210 and 0 < min(y1, y2) < 297
 
 
 def _dark_runs(values: list[int]) -> list[float]:

@@ -9,7 +9,7 @@ from referee import store
 from referee.accounts.service import add_referee
 from referee.app import create_app
 from referee.players import service as players
-from referee.store import ledger, merge
+from referee.store import ledger, membership, merge
 from referee.web.context import close_connections
 
 # Every GET of /api/v1 whose answer is the event's state (the document itself aside).
@@ -79,17 +79,17 @@ def founder(path: Path, n_players: int = 3) -> Station:
         players.create(station.db, None, {
             "character": f"Hero {i}", "player": f"P{i}", "hp_max": 3, "chance_max": 1,
             "cartridges": 2, "suit": "HDCS"[i % 4]})
-    merge.found(station.db, "master")
+    membership.found(station.db, "master")
     return station
 
 
 def joiner(path: Path, organizer: Station, name: str) -> Station:
     """A new station admitted by the organizer's and given the whole event."""
     station = Station(path)
-    here = merge.prepare(station.db, name)
-    admitted = merge.admit(organizer.db, None, station_id=here["id"], name=name)
+    here = membership.prepare(station.db, name)
+    admitted = membership.admit(organizer.db, None, station_id=here["id"], name=name)
     boss = organizer.here
-    merge.joined(station.db, number=admitted["number"], event=boss["event"],
+    membership.joined(station.db, number=admitted["number"], event=boss["event"],
                  event_key=boss["event_key"])
     organizer.send_to(station)
     return station

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from referee.players import service as players
 from referee.rules import RuleError
 from referee.rules.stats import Sheet
-from referee.store import ledger, merge
+from referee.store import conflicts, ledger
 from referee.store import players as player_rows
 from tests.stations.helpers import Station, dump, founder, joiner, rows
 
@@ -59,9 +59,9 @@ def _do(op, stations) -> None:
             if found:
                 players.undo(at.db, None, found[op[2] % len(found)]["id"])
         elif name == "settle":
-            held = merge.conflicts(at.db, "held")
+            held = conflicts.find(at.db, "held")
             if held:
-                merge.settle(at.db, None, held[0]["id"], op[2])
+                conflicts.settle(at.db, None, held[0]["id"], op[2])
         elif name == "create":
             players.create(at.db, None, {"character": f"New at {op[1]}", "hp_max": 2,
                                          "chance_max": 1, "cartridges": 1, "suit": "D"})
@@ -99,7 +99,7 @@ def test_three_stations_always_converge(tmp_path_factory, monkeypatch, rounds):
         for row in rows(stations[0], "SELECT * FROM players"):
             sheet = player_rows.sheet(row)
             assert Sheet.bounds_error(sheet) is None, row
-        held = merge.conflicts(stations[0].db)
+        held = conflicts.find(stations[0].db)
         event("conflicts held" if held else "no conflict")
         for conflict in held:
             assert conflict["msg"]  # every held change says why, with its rule if any

@@ -13,7 +13,7 @@ from referee.games.duel import service as duels
 from referee.games.duel.rules import Play, Round
 from referee.players import service as players
 from referee.rules import RuleError
-from referee.store import ledger, merge
+from referee.store import conflicts, ledger, membership, merge
 from referee.store import players as player_rows
 from tests.stations.helpers import dump, founder, joiner, rows
 
@@ -81,10 +81,10 @@ def test_D8_the_last_chance_token_spent_on_two_stations_holds_the_later_as_a_con
     exchange(a, b)
     for station in (a, b):
         assert player_rows.get(station.db, pid)["chance"] == 0
-        held = merge.conflicts(station.db, "held")
+        held = conflicts.find(station.db, "held")
         assert [(c["rule"], c["player_id"], c["change"]["reason"]) for c in held] == \
             [("D8", pid, "B spends")]
-        assert merge.pending_for(station.db, pid) == 1
+        assert conflicts.pending_for(station.db, pid) == 1
     assert dump(a.answers()) == dump(b.answers())
 
 
@@ -96,7 +96,7 @@ def test_a_late_fact_that_sorts_first_is_folded_in_at_its_place(pair):
     b.send_to(a)  # A folds B's earlier fact in before its own: its own becomes the conflict
     report = b.send_to(a)
     assert report.applied == 0
-    held = merge.conflicts(a.db, "held")
+    held = conflicts.find(a.db, "held")
     assert [c["change"]["reason"] for c in held] == ["A later"]
     assert player_rows.get(a.db, pid)["chance"] == 0
     exchange(a, b)
@@ -109,16 +109,16 @@ def test_settling_a_conflict_replicates_and_apply_anyway_keeps_the_bounds(pair):
     players.adjust(a.db, None, pid, {"chance": -1, "hp": -1})
     players.adjust(b.db, None, pid, {"chance": -1, "hp": -1})
     exchange(a, b)
-    (held,) = merge.conflicts(b.db, "held")
-    merge.settle(b.db, None, held["id"], "apply")
+    (held,) = conflicts.find(b.db, "held")
+    conflicts.settle(b.db, None, held["id"], "apply")
     with pytest.raises(RuleError, match="already settled"):
-        merge.settle(b.db, None, held["id"], "discard")
+        conflicts.settle(b.db, None, held["id"], "discard")
     exchange(a, b)
     for station in (a, b):
         row = player_rows.get(station.db, pid)
         assert (row["chance"], row["hp"]) == (0, 1)  # chance clamped at 0, HP applied
-        assert merge.conflicts(station.db, "held") == []
-        assert merge.conflicts(station.db, "applied")[0]["id"] == held["id"]
+        assert conflicts.find(station.db, "held") == []
+        assert conflicts.find(station.db, "applied")[0]["id"] == held["id"]
     assert dump(a.answers()) == dump(b.answers())
 
 
@@ -128,10 +128,10 @@ def test_a_discarded_conflict_changes_nothing(pair):
     players.adjust(a.db, None, pid, {"chance": -1})
     players.adjust(b.db, None, pid, {"chance": -1})
     exchange(a, b)
-    (held,) = merge.conflicts(a.db, "held")
-    merge.settle(a.db, None, held["id"], "discard")
+    (held,) = conflicts.find(a.db, "held")
+    conflicts.settle(a.db, None, held["id"], "discard")
     exchange(a, b)
-    assert [c["status"] for c in merge.conflicts(b.db)] == ["discarded"]
+    assert [c["status"] for c in conflicts.find(b.db)] == ["discarded"]
     assert player_rows.get(b.db, pid)["chance"] == 0
 
 
@@ -145,7 +145,7 @@ def test_two_stations_undoing_one_event_one_wins_the_other_is_a_conflict(pair):
     exchange(a, b)
     for station in (a, b):
         assert player_rows.get(station.db, pid)["hp"] == 3  # given back once
-        assert [c["kind"] for c in merge.conflicts(station.db, "held")] == ["undo"]
+        assert [c["kind"] for c in conflicts.find(station.db, "held")] == ["undo"]
     assert dump(a.answers()) == dump(b.answers())
 
 
@@ -193,7 +193,7 @@ def test_a_step_forged_from_another_station_is_held_not_played(pair):
     fact["mac"] = ledger.mac(here["event_key"], fact)
     assert merge.receive(a.db, [fact]).applied == 1
     assert rows(a, "SELECT title FROM games")[0]["title"] == ""
-    assert [(c["kind"], c["id"]) for c in merge.conflicts(a.db, "held")] == \
+    assert [(c["kind"], c["id"]) for c in conflicts.find(a.db, "held")] == \
         [("games", f"{here['id']}-{here['next_seq']}-0")]
     assert duels.load(a.db, duel.id).version == 1
 
@@ -293,7 +293,7 @@ def test_an_organizer_hands_a_game_over_and_the_old_station_steps_are_held(pair)
     exchange(a, b)
     for station in (a, b):
         assert duels.load(station.db, duel.id).version == 2  # B's round only
-        held = merge.conflicts(station.db, "held")
+        held = conflicts.find(station.db, "held")
         assert {c["kind"] for c in held} >= {"game_actions"}
     assert dump(a.answers()) == dump(b.answers())
 
@@ -341,11 +341,12 @@ def test_a_station_tells_the_others_its_device_and_address_once(pair):
     a, b = pair
     founder_row = "SELECT device, address FROM stations WHERE number = 1"
     assert rows(b, founder_row) == [{"device": "", "address": ""}]  # unknown at founding
-    assert merge.describe(a.db, "DEVICE-A", "tcp://10.0.0.1:22000")
-    assert not merge.describe(a.db, "DEVICE-A", "tcp://10.0.0.1:22000")  # no new fact
+    assert membership.describe(a.db, "DEVICE-A", "tcp://10.0.0.1:22000")
+    assert not membership.describe(a.db, "DEVICE-A", "tcp://10.0.0.1:22000")  # no new fact
     a.send_to(b)
     assert rows(b, founder_row) == [{"device": "DEVICE-A", "address": "tcp://10.0.0.1:22000"}]
-    assert rows(a, "SELECT count(*) AS n FROM log")[0] == rows(b, "SELECT count(*) AS n FROM log")[0]
+    count = "SELECT count(*) AS n FROM log"
+    assert rows(a, count)[0] == rows(b, count)[0]
 
 
 def test_a_password_reset_on_one_station_ends_the_tokens_on_the_others(pair):

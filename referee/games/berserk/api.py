@@ -1,6 +1,7 @@
 """Berserk-style battles in the JSON API: decks, players' registered decks (B14), squads,
-battles, modifications, strikes and undo under /api/v1/berserk. How a body becomes a squad or an action and how they are
-shown; loading, 409 and undo are the generic layer's (referee.api.games)."""
+battles, modifications, strikes and undo under /api/v1/berserk. How a body becomes a
+squad or an action and how they are shown; loading, 409 and undo are the generic
+layer's (referee.api.games)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.berserk import registered, service, squads
 from referee.games.berserk import rules as berserk
-from referee.games.berserk.registered_web import STALE as DECK_STALE
 from referee.games.berserk.schemas import (
     BattleAction,
     BattleNew,
@@ -41,9 +41,8 @@ from referee.games.berserk.schemas import (
     SquadNew,
     StrikeIn,
 )
-from referee.games.berserk.squads_web import STALE as SQUAD_STALE
 from referee.games.berserk.view import localized
-from referee.games.berserk.web import STALE
+from referee.games.berserk.words import DECK_STALE, SQUAD_STALE, STALE
 from referee.rules import RuleError
 from referee.store import players as player_rows
 from referee.web.context import found_or_404, get_db
@@ -130,7 +129,7 @@ def battle_json(game: games.Game) -> dict:
     return {
         "id": game.id, "version": game.version, "status": game.row["status"],
         "title": game.row["title"],
-        "players": dict(zip(service.SIDES, game.row["player_ids"])),
+        "players": dict(zip(service.SIDES, game.row["player_ids"], strict=False)),
         "squads": {s: {k: setup[s].get(k) for k in ("squad", "squad_version", "name", "deck")}
                    for s in service.SIDES},
         "state": berserk.state_to_dict(rec.state),

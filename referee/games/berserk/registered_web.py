@@ -19,6 +19,7 @@ from referee.games.berserk.rules.squad import UNIQUE_COPIES
 from referee.games.berserk.squads_web import found_refusal
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import settings_or_error
+from referee.games.berserk.words import DECK_STALE as STALE
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
@@ -28,8 +29,6 @@ from referee.web.security import referee_required
 
 bp = Blueprint("berserk_decks", __name__, url_prefix="/berserk/registered-decks")
 
-STALE = N_("Someone else saved this deck first; the screen now shows their version. Make "
-           "your change again.")
 PICK_PLAYER = N_("Choose the player whose deck this is.")
 NO_DECKS = N_("There is no deck of Berserk-style cards; add one to printables/decks.")
 CHANGED_DECK = N_("Another deck file was chosen: the counts start again from nothing.")

@@ -18,6 +18,7 @@ from referee.games.berserk import squads as service
 from referee.games.berserk.rules import deck as deck_rules
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import settings_or_error
+from referee.games.berserk.words import SQUAD_STALE as STALE
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
@@ -27,8 +28,6 @@ from referee.web.security import referee_required
 
 bp = Blueprint("berserk_squads", __name__, url_prefix="/berserk/squads")
 
-STALE = N_("Someone else saved this squad first; the screen now shows their version. "
-           "Make your change again.")
 SAVED = N_("The squad is saved.")
 PICK_PLAYER = N_("Choose the player this squad is for.")
 NO_DECKS = N_("There is no deck of Berserk-style cards; add one to printables/decks.")
@@ -218,7 +217,8 @@ def index():
 @referee_required
 def new():
     """An empty builder, for the player given by ?player=<id> if any."""
-    draft = {"squad_id": None, "version": None, "player_id": request.args.get("player", type=whole_arg),
+    draft = {"squad_id": None, "version": None,
+             "player_id": request.args.get("player", type=whole_arg),
              "name": "", "deck": request.args.get("deck", ""), "seat": "first", "tokens": [],
              "deck_was": "", "q": ""}
     view, _ = builder(draft)

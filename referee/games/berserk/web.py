@@ -25,6 +25,7 @@ from referee.games.berserk.rules import (
     Wound,
 )
 from referee.games.berserk.view import HALVABLE, MOD_OPS, localized, screen, strike_of
+from referee.games.berserk.words import STALE
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.web.context import current_referee, get_db
 from referee.web.once import game_target, once_form
@@ -37,8 +38,6 @@ bp.add_app_template_global(berserk_view.card_text, "berserk_text")
 bp.add_app_template_global(berserk_view.words, "berserk_words")
 bp.add_app_template_global(berserk_view.mod_dict, "berserk_mod")
 
-STALE = N_("Someone else changed this battle first; the screen now shows it as it stands. "
-           "Check it and enter your step again.")
 NEED_VALUE = N_("Enter a whole number for this change, such as 3 or -2.")
 NEED_STRIKE = N_("Enter the new strike as three numbers X-Y-Z, such as 1-1-1.")
 NEED_BASE = N_("Enter lives, movement and strike, such as 1, 1, 1-1-1 (for a flyer or a "

@@ -11,7 +11,7 @@ from referee.games import service as games
 from referee.games.coup import rules as coup
 from referee.games.coup import service
 from referee.games.coup.schemas import CoupSetup, CoupStale, CoupStep, CoupTable, CoupTableRow
-from referee.games.coup.web import STALE, translator
+from referee.games.coup.words import STALE, translator
 from referee.web.context import get_db
 from referee.web.once import idempotent
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, redirect, render_template, request, url_for
-from flask_babel import get_translations, gettext
+from flask_babel import gettext
 from sqlite_utils import Database
 
 from referee.games import service as games
@@ -21,6 +21,7 @@ from referee.games.coup.rules import (
     Reveal,
 )
 from referee.games.coup.rules.model import COSTS, FORCED_COUP, INFLUENCE, TARGETED
+from referee.games.coup.words import STALE, translator
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import games as store
 from referee.store import players as rows
@@ -32,28 +33,11 @@ from referee.web.security import referee_required
 
 bp = Blueprint("coup", __name__)
 
-STALE = N_("Someone else recorded a step at this table first; the screen now shows it as "
-           "it stands.")
 MAX_SEATS = 8
 
 
 def _json(action) -> str:
     return json.dumps(coup.action_to_dict(action), separators=(",", ":"))
-
-
-def translator() -> service.Translate:
-    """gettext bound to this request's catalog once: a long log has hundreds of lines."""
-    translations = get_translations()
-
-    def tr(message: str, _plural: str | None = None, _count: int = 1,
-           **params: object) -> str:
-        if _plural is None:
-            text = translations.ugettext(message)
-        else:
-            text = translations.ungettext(message, _plural, _count)
-        return text % params if params else text
-
-    return tr
 
 
 def char(code: str | None) -> str:
@@ -297,8 +281,8 @@ def act(game_id: int):
         data = json.loads(request.form.get("action", ""))
     except ValueError:
         data = None
-    return write_step(game_id, lambda: games.act(get_db(), referee["id"], service.KIND, game_id, data,
-                                                 form_version()))
+    return write_step(game_id, lambda: games.act(get_db(), referee["id"], service.KIND,
+                                                 game_id, data, form_version()))
 
 
 @bp.post("/coup/<int:game_id>/undo")

@@ -12,7 +12,7 @@ from referee.games.duel import service
 from referee.games.duel.rules import model
 from referee.games.duel.rules.codec import round_to_dict
 from referee.games.duel.schemas import Duel, DuelDecisionIn, DuelRoundIn, DuelStale, DuelStart
-from referee.games.duel.web import STALE_OTHER, STALE_ROUND
+from referee.games.duel.words import STALE_OTHER, STALE_ROUND
 from referee.rules import RuleError
 from referee.web.context import get_db
 from referee.web.once import idempotent

@@ -11,6 +11,7 @@ from sqlite_utils import Database
 from referee.games.duel import rules as duel
 from referee.games.duel import service
 from referee.games.duel.rules import Extension, Play, Round, model
+from referee.games.duel.words import STALE_OTHER, STALE_ROUND
 from referee.rules import N_, RuleError, stats, whole, whole_arg
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
 from referee.store import games as games_store
@@ -30,10 +31,6 @@ KEYPAD: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in RA
 
 PICK_TABLE = N_("Tap the table card %(player)s turned up, or the hand card laid over it, "
                 "then confirm the round.")
-STALE_ROUND = N_("Someone else already recorded this round; the screen now shows the duel "
-                 "as it stands.")
-STALE_OTHER = N_("Someone else changed this duel first; the screen now shows it as it "
-                 "stands.")
 # The pick in progress on this phone, so that scanning two passports one after the
 # other sets up their duel; forgotten after a while so an old pick never surprises.
 SETUP_KEY = "duel_setup"

@@ -27,7 +27,7 @@ from referee.games.underworld.schemas import (
     QuickFightStale,
 )
 from referee.games.underworld.view import Screen
-from referee.games.underworld.web import STALE, STALE_LEVEL
+from referee.games.underworld.words import STALE, STALE_LEVEL
 from referee.notes import note
 from referee.store import players as rows
 from referee.web.context import get_db

@@ -17,6 +17,7 @@ from referee.games.underworld import rules as uw
 from referee.games.underworld import service
 from referee.games.underworld.rules.state import INVENTORY, MAX_LEVEL, MAX_SEATS, MIN_SEATS
 from referee.games.underworld.view import Screen, card_name, card_text, refusal
+from referee.games.underworld.words import STALE, STALE_LEVEL
 from referee.notes import note
 from referee.players import service as player_service
 from referee.rules import N_, RuleError, whole, whole_arg
@@ -40,9 +41,6 @@ def moved(rest: str):
     target = "/underworld" + (f"/{rest}" if rest else "") + (f"?{query}" if query else "")
     return redirect(target, code=308)
 
-STALE = N_("Someone else changed this game first; the screen now shows it as it stands.")
-STALE_LEVEL = N_("%(player)s's level changed since the screen was opened; check the fresh "
-                 "level and settle the fight again.")
 TRADE_THIRD = N_("Tick only cards of the two players who trade; %(player)s is not one of "
                  "them.")
 # Enter in the search for the drawn card (issue 22): the one card it finds is drawn.
@@ -196,7 +194,8 @@ def setup_view(error: str | None = None, entered: MultiDict | None = None) -> di
     castle = source.get("castle") or service.CASTLE_DECK
     deck = castles.get(castle) or next(iter(castles.values()), None)
     cards = service.distinct(e.card for e in deck.cards) if deck else []
-    starts = {r["id"]: (source.getlist(f"start_{r['id']}") + [""] * INVENTORY)[:INVENTORY] for r in chosen}
+    starts = {r["id"]: (source.getlist(f"start_{r['id']}") + [""] * INVENTORY)[:INVENTORY]
+              for r in chosen}
     return {"chosen": chosen, "ids": [r["id"] for r in chosen], "q": q,
             "candidates": candidates, "castles": castles, "class_decks": class_decks,
             "castle": castle, "classes": source.get("classes") or service.CLASS_DECK,
@@ -295,8 +294,8 @@ def act(game_id: int):
 def undo(game_id: int):
     """Take back the latest action (and the levels it moved on the passports)."""
     referee = current_referee()
-    return write_step(game_id, lambda game: games.undo(get_db(), referee["id"], service.KIND, game_id,
-                                                       form_version()))
+    return write_step(game_id, lambda game: games.undo(get_db(), referee["id"], service.KIND,
+                                                       game_id, form_version()))
 
 
 # Routes: quick fight ---------------------------------------------------------------------
