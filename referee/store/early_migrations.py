@@ -14,7 +14,7 @@ def m001_initial(db: Database) -> None:
     """Referees, players, the append-only event log, settings and API tokens.
 
     Long because a schema is one piece: it is applied once and never edited."""
-    db["referees"].create(
+    db.table("referees").create(
         {
             "id": int,
             "name": str,
@@ -29,7 +29,7 @@ def m001_initial(db: Database) -> None:
     )
     db.execute("CREATE UNIQUE INDEX referees_name ON referees(name COLLATE NOCASE)")
 
-    db["players"].create(
+    db.table("players").create(
         {
             "id": int,
             "character": str,
@@ -55,10 +55,10 @@ def m001_initial(db: Database) -> None:
                   "level", "status", "suit", "duel_deck", "passport_token", "version"},
         defaults={"player": "", "notes": "", "version": 0, "status": "active"},
     )
-    db["players"].create_index(["passport_token"], unique=True)
-    db["players"].create_index(["character"])
+    db.table("players").create_index(["passport_token"], unique=True)
+    db.table("players").create_index(["character"])
 
-    db["events"].create(
+    db.table("events").create(
         {
             "id": int,
             "at": str,
@@ -74,7 +74,7 @@ def m001_initial(db: Database) -> None:
         foreign_keys=[("referee_id", "referees", "id"), ("player_id", "players", "id"),
                       ("undoes", "events", "id")],
     )
-    db["events"].create_index(["player_id", "id"])
+    db.table("events").create_index(["player_id", "id"])
     # An event is undone at most once: the database itself refuses a second undo.
     db.execute("CREATE UNIQUE INDEX events_undoes ON events(undoes) WHERE undoes IS NOT NULL")
     # The log is append-only: history is never rewritten, undo appends.
@@ -87,8 +87,8 @@ def m001_initial(db: Database) -> None:
         "BEGIN SELECT RAISE(ABORT, 'events are append-only'); END"
     )
 
-    db["settings"].create({"key": str, "value": str}, pk="key")
-    db["settings"].insert_all(
+    db.table("settings").create({"key": str, "value": str}, pk="key")
+    db.table("settings").insert_all(
         [
             {"key": "secret_key", "value": secrets.token_hex(32)},
             {"key": "event_name", "value": ""},
@@ -97,7 +97,7 @@ def m001_initial(db: Database) -> None:
         ]
     )
 
-    db["api_tokens"].create(
+    db.table("api_tokens").create(
         {"token_hash": str, "referee_id": int, "created_at": str},
         pk="token_hash",
         foreign_keys=[("referee_id", "referees", "id")],
@@ -112,7 +112,7 @@ def m002_duels(db: Database) -> None:
     the actions not undone. ``status``, ``winner`` and ``reason`` are a projection for
     lists; ``version`` counts the log rows, so a stale form is recognised (409).
     """
-    db["duels"].create(
+    db.table("duels").create(
         {
             "id": int,
             "a": int,
@@ -133,12 +133,12 @@ def m002_duels(db: Database) -> None:
         foreign_keys=[("a", "players", "id"), ("b", "players", "id"),
                       ("created_by", "referees", "id")],
     )
-    db["duels"].create_index(["a", "id"])
-    db["duels"].create_index(["b", "id"])
+    db.table("duels").create_index(["a", "id"])
+    db.table("duels").create_index(["b", "id"])
 
     # kind: start, round, extension or undo; an undo row names the row it undoes, and
     # `events` lists the player events written with the row (JSON ids).
-    db["duel_actions"].create(
+    db.table("duel_actions").create(
         {
             "id": int,
             "duel_id": int,
@@ -172,7 +172,7 @@ def m002_duels(db: Database) -> None:
 
 def m003_games(db: Database) -> None:
     """Game tables (Coup, Berserk, Underworld): a setup and its append-only actions."""
-    db["games"].create(
+    db.table("games").create(
         {"id": int, "kind": str, "title": str, "setup": str, "status": str, "version": int,
          "created_by": int, "created_at": str, "updated_at": str},
         pk="id",
@@ -180,14 +180,14 @@ def m003_games(db: Database) -> None:
         defaults={"title": "", "version": 0, "status": "in_progress"},
         foreign_keys=[("created_by", "referees", "id")],
     )
-    db["games"].create_index(["kind", "id"])
-    db["game_players"].create(
+    db.table("games").create_index(["kind", "id"])
+    db.table("game_players").create(
         {"game_id": int, "player_id": int, "seat": int},
         pk=("game_id", "seat"),
         foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
     )
-    db["game_players"].create_index(["player_id"])
-    db["game_actions"].create(
+    db.table("game_players").create_index(["player_id"])
+    db.table("game_actions").create(
         {"id": int, "game_id": int, "seq": int, "action": str, "at": str, "referee_id": int,
          "undoes": int},
         pk="id",
@@ -195,7 +195,7 @@ def m003_games(db: Database) -> None:
         foreign_keys=[("game_id", "games", "id"), ("referee_id", "referees", "id"),
                       ("undoes", "game_actions", "id")],
     )
-    db["game_actions"].create_index(["game_id", "seq"], unique=True)
+    db.table("game_actions").create_index(["game_id", "seq"], unique=True)
     db.execute("CREATE UNIQUE INDEX game_actions_undoes ON game_actions(undoes) "
                "WHERE undoes IS NOT NULL")
     for verb in ("UPDATE", "DELETE"):
@@ -211,7 +211,7 @@ def m004_berserk_squads(db: Database) -> None:
     appends a ``berserk_squad_edits`` row with who, when and the whole squad, so an
     edit is never lost and ``version`` (the number of saves) refuses a stale form.
     """
-    db["berserk_squads"].create(
+    db.table("berserk_squads").create(
         {"id": int, "player_id": int, "name": str, "deck": str, "seat": str, "cards": str,
          "settings": str, "version": int, "created_by": int, "created_at": str,
          "updated_by": int, "updated_at": str},
@@ -222,14 +222,14 @@ def m004_berserk_squads(db: Database) -> None:
         foreign_keys=[("player_id", "players", "id"), ("created_by", "referees", "id"),
                       ("updated_by", "referees", "id")],
     )
-    db["berserk_squads"].create_index(["player_id", "id"])
-    db["berserk_squad_edits"].create(
+    db.table("berserk_squads").create_index(["player_id", "id"])
+    db.table("berserk_squad_edits").create(
         {"id": int, "squad_id": int, "seq": int, "at": str, "referee_id": int, "squad": str},
         pk="id",
         not_null={"squad_id", "seq", "at", "squad"},
         foreign_keys=[("squad_id", "berserk_squads", "id"), ("referee_id", "referees", "id")],
     )
-    db["berserk_squad_edits"].create_index(["squad_id", "seq"], unique=True)
+    db.table("berserk_squad_edits").create_index(["squad_id", "seq"], unique=True)
     for verb in ("UPDATE", "DELETE"):
         db.execute(f"CREATE TRIGGER berserk_squad_edits_no_{verb.lower()} BEFORE {verb} ON "
                    "berserk_squad_edits BEGIN SELECT RAISE(ABORT, 'squad edits are "
@@ -275,7 +275,7 @@ def m006_one_game_store(db: Database) -> None:
             [duel_id, setup, status, version, created_by, created_at, updated_at]).lastrowid
         db.execute("INSERT INTO game_players (game_id, player_id, seat) VALUES (?, ?, 0), "
                    "(?, ?, 1)", [key, a, key, b])
-        moved: dict[int, int] = {}
+        moved: dict[int, int | None] = {}
         for row_id, seq, kind, action, events, at, referee_id, undoes in db.execute(
                 "SELECT id, seq, kind, action, events, at, referee_id, undoes "
                 "FROM duel_actions WHERE duel_id = ? ORDER BY seq", [duel_id]).fetchall():

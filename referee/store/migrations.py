@@ -34,13 +34,13 @@ def m007_stations(db: Database) -> None:
     db.execute("CREATE INDEX events_ord ON events(ord)")
     db.execute("CREATE INDEX events_player_ord ON events(player_id, ord)")
     db.execute("ALTER TABLE games ADD COLUMN station TEXT NOT NULL DEFAULT ''")
-    db["station"].create(
+    db.table("station").create(
         {"key": str, "id": str, "name": str, "number": int, "event": str, "event_key": str,
          "next_seq": int, "hlc_ms": int, "hlc_c": int, "created_at": str,
          "seen_through": int, "alone_since": str},
         pk="key", not_null={"id", "name", "next_seq", "hlc_ms", "hlc_c", "seen_through"},
         defaults={"seen_through": 0})
-    db["log"].create(
+    db.table("log").create(
         {"gid": str, "station": str, "seq": int, "hlc": str, "ord": str, "at": str,
          "body": str, "mac": str},
         pk="gid", not_null={"station", "seq", "hlc", "ord", "at", "body"})
@@ -49,28 +49,28 @@ def m007_stations(db: Database) -> None:
     for verb in ("UPDATE", "DELETE"):
         db.execute(f"CREATE TRIGGER log_no_{verb.lower()} BEFORE {verb} ON log "
                    "BEGIN SELECT RAISE(ABORT, 'the station log is append-only'); END")
-    db["counters"].create({"name": str, "next": int}, pk="name")
-    db["undo_log"].create({"id": int, "ord": str, "tbl": str, "pk": str, "before": str},
+    db.table("counters").create({"name": str, "next": int}, pk="name")
+    db.table("undo_log").create({"id": int, "ord": str, "tbl": str, "pk": str, "before": str},
                           pk="id", not_null={"ord", "tbl", "pk"})
     db.execute("CREATE INDEX undo_log_ord ON undo_log(ord)")
-    db["conflicts"].create(
+    db.table("conflicts").create(
         {"id": str, "ord": str, "gid": str, "part": int, "station": str, "player_id": int,
          "kind": str, "rule": str, "msg": str, "params": str, "status": str,
          "resolved_by": str, "resolved_at": str, "resolver_id": int, "at": str},
         pk="id", not_null={"ord", "gid", "part", "station", "msg", "status"})
     db.execute("CREATE INDEX conflicts_status ON conflicts(status, ord)")
     db.execute("CREATE INDEX conflicts_player ON conflicts(player_id, status)")
-    db["stations"].create(
+    db.table("stations").create(
         {"id": str, "name": str, "number": int, "device": str, "address": str,
          "admitted_at": str, "admitted_by": int},
         pk="id", not_null={"name", "number"})
     db.execute("CREATE UNIQUE INDEX stations_number ON stations(number)")
-    db["heard"].create({"station": str, "last_seq": int, "last_hlc": str, "heard_at": str},
+    db.table("heard").create({"station": str, "last_seq": int, "last_hlc": str, "heard_at": str},
                        pk="station")
-    db["segments"].create(
+    db.table("segments").create(
         {"path": str, "station": str, "first": int, "last": int, "sha256": str,
          "status": str, "problem": str, "seen_at": str}, pk="path")
-    db["fold_state"].create({"key": str, "value": str}, pk="key")
+    db.table("fold_state").create({"key": str, "value": str}, pk="key")
     # While a late fact is folded in, the rows of facts after it are taken back and made
     # again; only then may the append-only projections lose a row. The log never does.
     for table in ("events", "game_actions", "berserk_squad_edits"):
@@ -105,7 +105,7 @@ def m009_sessions_end(db: Database) -> None:
     db.execute("ALTER TABLE api_tokens ADD COLUMN expires_at TEXT")
     db.execute("UPDATE api_tokens SET expires_at = strftime('%Y-%m-%dT%H:%M:%S+00:00', "
                "'now', '+30 days')")
-    db["sessions"].create(
+    db.table("sessions").create(
         {"sid_hash": str, "referee_id": int, "epoch": int, "created_at": str,
          "ended_at": str},
         pk="sid_hash", not_null={"referee_id", "epoch", "created_at"},
@@ -166,7 +166,7 @@ def m011_berserk_decks(db: Database) -> None:
     of saves) refuses a stale form. The edits are append-only like the squads' (and may
     lose a row only while a late fact is folded in, as m007 allows those).
     """
-    db["berserk_decks"].create(
+    db.table("berserk_decks").create(
         {"id": int, "player_id": int, "name": str, "deck": str, "cards": str,
          "settings": str, "version": int, "created_by": int, "created_at": str,
          "updated_by": int, "updated_at": str},
@@ -177,14 +177,14 @@ def m011_berserk_decks(db: Database) -> None:
         foreign_keys=[("player_id", "players", "id"), ("created_by", "referees", "id"),
                       ("updated_by", "referees", "id")],
     )
-    db["berserk_decks"].create_index(["player_id"], unique=True)
-    db["berserk_deck_edits"].create(
+    db.table("berserk_decks").create_index(["player_id"], unique=True)
+    db.table("berserk_deck_edits").create(
         {"id": int, "deck_id": int, "seq": int, "at": str, "referee_id": int, "deck": str},
         pk="id",
         not_null={"deck_id", "seq", "at", "deck"},
         foreign_keys=[("deck_id", "berserk_decks", "id"), ("referee_id", "referees", "id")],
     )
-    db["berserk_deck_edits"].create_index(["deck_id", "seq"], unique=True)
+    db.table("berserk_deck_edits").create_index(["deck_id", "seq"], unique=True)
     db.execute("CREATE TRIGGER berserk_deck_edits_no_update BEFORE UPDATE ON "
                "berserk_deck_edits BEGIN SELECT RAISE(ABORT, 'deck edits are append-only'); "
                "END")
@@ -201,7 +201,7 @@ def m012_once_keys(db: Database) -> None:
     ``key`` is the form's scope and key; ``tbl`` and ``ref`` the table and id of what
     was created. The table is this database's own (store.once): it never travels to
     other stations and nothing folds it."""
-    db["once_keys"].create({"key": str, "tbl": str, "ref": int, "at": str}, pk="key",
+    db.table("once_keys").create({"key": str, "tbl": str, "ref": int, "at": str}, pk="key",
                            not_null={"at"})
 
 
@@ -209,7 +209,7 @@ def m012_once_keys(db: Database) -> None:
 def m013_once_keys_by_age(db: Database) -> None:
     """One-time keys by age: each new key drops those older than store.once.KEPT, a probe
     of this index instead of a scan."""
-    db["once_keys"].create_index(["at"])
+    db.table("once_keys").create_index(["at"])
 
 
 @migrations()
@@ -230,10 +230,10 @@ def m015_retired_passports(db: Database) -> None:
     and a list of them would be one too. Written through fold like any projection row,
     so it travels to the other stations with the reissue. Reissues made before this
     migration kept nothing of the old token: their passports read as unknown codes."""
-    db["retired_passports"].create(
+    db.table("retired_passports").create(
         {"id": int, "player_id": int, "token_hash": str, "at": str}, pk="id",
         not_null={"player_id", "token_hash", "at"})
-    db["retired_passports"].create_index(["token_hash"])
+    db.table("retired_passports").create_index(["token_hash"])
 
 
 @migrations()

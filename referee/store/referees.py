@@ -57,7 +57,7 @@ def issue_token(db: Database, referee_id: int) -> str:
     when saved; TOKEN_DAYS if unreadable); only its hash is stored."""
     token = secrets.token_urlsafe(32)
     expires = (datetime.now(UTC) + timedelta(days=token_days(db))).isoformat(timespec="seconds")
-    db["api_tokens"].insert(
+    db.table("api_tokens").insert(
         {"token_hash": _digest(token), "referee_id": referee_id, "created_at": now(),
          "epoch": _epoch(db, referee_id), "expires_at": expires})
     return token
@@ -94,7 +94,7 @@ def revoke_token(db: Database, token_hash: str) -> dict | None:
 def start_session(db: Database, referee_id: int) -> str:
     """A browser's sign-in: its secret id (only the hash is kept here)."""
     sid = secrets.token_urlsafe(32)
-    db["sessions"].insert({"sid_hash": _digest(sid), "referee_id": referee_id,
+    db.table("sessions").insert({"sid_hash": _digest(sid), "referee_id": referee_id,
                            "epoch": _epoch(db, referee_id), "created_at": now(),
                            "ended_at": None})
     return sid
