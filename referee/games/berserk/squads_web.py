@@ -218,7 +218,8 @@ def index():
 @referee_required
 def new():
     """An empty builder, for the player given by ?player=<id> if any."""
-    draft = {"squad_id": None, "version": None, "player_id": request.args.get("player", type=whole_arg),
+    draft = {"squad_id": None, "version": None,
+             "player_id": request.args.get("player", type=whole_arg),
              "name": "", "deck": request.args.get("deck", ""), "seat": "first", "tokens": [],
              "deck_was": "", "q": ""}
     view, _ = builder(draft)
@@ -314,13 +315,3 @@ def update(squad_id: int):
         abort(404)
     return _save(squad_id)
 
-
-# Squads are hired from the player's registered deck (B14): the deck screens come with the
-# squad screens, registered on the app together with them.
-def _with_decks(state) -> None:
-    from referee.games.berserk import registered_web
-
-    state.app.register_blueprint(registered_web.bp)
-
-
-bp.record_once(_with_decks)
