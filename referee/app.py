@@ -42,15 +42,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from referee.api import core as api
     from referee.api import stations as api_stations
     from referee.games import hub as games
-    from referee.games.berserk import api as api_berserk
-    from referee.games.berserk import squads_web as berserk_squads
-    from referee.games.berserk import web as berserk
-    from referee.games.coup import api as api_coup
-    from referee.games.coup import web as coup
-    from referee.games.duel import api as api_duels
-    from referee.games.duel import web as duels
-    from referee.games.underworld import api as api_underworld
-    from referee.games.underworld import web as underworld
+    from referee.games import registry
+    from referee.games.manifest import resolve
     from referee.https import web as https
     from referee.players import feed as events
     from referee.players import passport, scan
@@ -70,10 +63,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     once_keys.init_app(app)
     live.init_app(app)
     stations.init_app(app, app.config.get("STATION"))
+    # Each game's blueprints, as its manifest lists them (games.registry), after the hub.
+    played = [resolve(ref) for game in registry.GAMES for ref in game.blueprints]
     for blueprint in (
             auth.bp, players.bp, passport.bp, events.bp, api.bp, printing.bp, games.bp,
-            duels.bp, api_duels.bp, coup.bp, api_coup.bp, underworld.bp, underworld.old,
-            api_underworld.bp, berserk.bp, berserk_squads.bp, api_berserk.bp, api_stations.bp, stations.bp, https.bp, live.bp, pocket.bp, scan.bp):
+            *played, api_stations.bp, stations.bp, https.bp, live.bp, pocket.bp, scan.bp):
         app.register_blueprint(blueprint)
     throttle.init_app(app)  # after the routes: it wraps the sign-in views
 

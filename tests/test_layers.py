@@ -135,8 +135,6 @@ KNOWN_CYCLES = {
     # Berserk's decks, squads and battles: registered -> service -> squads -> registered.
     frozenset({"referee.games.berserk.registered", "referee.games.berserk.service",
                "referee.games.berserk.squads"}),
-    # Their screens: registered_web <-> squads_web.
-    frozenset({"referee.games.berserk.registered_web", "referee.games.berserk.squads_web"}),
 }
 
 
@@ -255,13 +253,25 @@ def layer_of(module: str, graph: grimp.ImportGraph = GRAPH) -> int:
     all (the app factory, the CLI and the server)."""
     if module in ASSEMBLERS:
         return 4
-    if module in KIT or is_rules(module) or module in RULES_PARENTS:
+    if module in KIT or is_rules(module) or module in RULES_PARENTS \
+            or is_declaration(module):
         return 0
     if module == "referee.store" or module.startswith("referee.store."):
         return 1
     if is_web(module, graph):
         return 3
     return 2
+
+
+def is_declaration(module: str) -> bool:
+    """What a game declares of itself, pure like its rules: its kind (``game``), its
+    manifest, the interface they follow and the one list of manifests (the registry).
+    The store reads its replicated tables there."""
+    parts = module.split(".")
+    return module in {"referee.games.interface", "referee.games.manifest",
+                      "referee.games.registry"} or (
+        len(parts) == 4 and parts[:2] == ["referee", "games"]
+        and parts[3] in ("game", "manifest"))
 
 
 def upward_imports(graph: grimp.ImportGraph, modules) -> list[str]:

@@ -34,8 +34,10 @@ from typing import Any
 
 from referee import assets
 from referee.decks import kinds
-from referee.decks.kinds import KINDS, CoupCard, PlayingCard, Problem
+from referee.decks.kinds import CoupCard, PlayingCard, Problem
 from referee.decks.source import DeckError, Locator, read
+from referee.games import registry
+from referee.games.manifest import resolve
 from referee.rules import N_, RuleError
 
 DECKS_DIR = assets.folder("printables") / "decks"
@@ -47,7 +49,7 @@ _BACK_KEYS = {"colour", "text"}
 DEFAULT_BACK = "#2b3a55"
 
 __all__ = [
-    "DECKS_DIR", "ENV", "KINDS", "Back", "CoupCard", "Deck", "DeckCard", "DeckError",
+    "DECKS_DIR", "ENV", "Back", "CoupCard", "Deck", "DeckCard", "DeckError",
     "PlayingCard", "UnknownDeck", "deck_names", "deck_paths", "load_all", "load_deck",
     "load_file",
 ]
@@ -159,10 +161,11 @@ def _deck_table(data: dict, path: Path, where: Locator) -> dict:
         raise DeckError(path, where.deck_key("name"),
                         N_("[deck]: name %(value)s must be lowercase letters, digits, - or _"),
                         value=repr(path.stem))
-    if deck["kind"] not in KINDS:
+    known = registry.deck_kinds()  # each game's manifest says its own
+    if deck["kind"] not in known:
         raise DeckError(path, where.deck_key("kind"),
                         N_("[deck]: kind %(value)s is not known; use %(kinds)s"),
-                        value=repr(deck["kind"]), kinds=", ".join(KINDS))
+                        value=repr(deck["kind"]), kinds=", ".join(known))
     return deck
 
 
@@ -194,6 +197,7 @@ def load_file(path: Path | str) -> Deck:
     data, where = read(path)
     deck = _deck_table(data, path, where)
     kind = deck["kind"]
+    read_card = resolve(registry.deck_kinds()[kind].card)
     back = _back(deck, path, where)
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards:
@@ -210,12 +214,13 @@ def load_file(path: Path | str) -> Deck:
                               code=code, line=lines[code])
             copies = kinds.check_copies(code, raw)
             fields = {k: v for k, v in raw.items() if k != "copies"}
-            card = kinds.BUILDERS[kind](code, fields)
+            card = read_card(code, fields)
         except Problem as problem:
             raise DeckError(path, where.card(index, problem.key), *problem.parts) from None
         lines[code] = where.card(index)
         entries.append(DeckCard(code, copies, card, where.card(index)))
-    problems = kinds.deck_problems(kind, [(e.card, e.copies) for e in entries])
+    check = registry.deck_kinds()[kind].problems
+    problems = resolve(check)([(e.card, e.copies) for e in entries]) if check else []
     if problems:
         first = problems[0]
         line = where.card(first.index, first.key) if first.index is not None else where.deck

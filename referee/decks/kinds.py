@@ -1,5 +1,8 @@
 """What each deck kind's cards hold, checked by the rules engines where one exists.
 
+Which kinds there are is each game's manifest's to say (``decks``, games.registry): it
+names the reader of a card and of a whole deck, here or in the game's own folder.
+
 A card table goes to the engine's own ``card_from_dict`` (Underworld, Berserk) or to the
 playing-card parser (D1–D3), so a deck file has exactly the shape the rules read. Coup
 cards are only printed (the Coup engine never sees a hidden card), so their shape lives
@@ -18,7 +21,6 @@ from referee.games.underworld import rules as uw
 from referee.rules import N_, RuleError
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, Card, parse_suit
 
-KINDS = ("playing", "castle", "class", "coup", "berserk")
 MAX_COPIES = 99
 _CODE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
 
@@ -220,12 +222,6 @@ def coup(code: str, d: dict) -> CoupCard:
     return CoupCard(code=code, role="character", character=character, **texts)
 
 
-BUILDERS: dict[str, Callable[[str, dict], object]] = {
-    "playing": playing, "castle": castle, "class": class_card, "coup": coup,
-    "berserk": berserk_card,
-}
-
-
 def check_code(index: int, d: object) -> str:
     """Every kind: a table with a short code (what the referee taps on the phone)."""
     if not isinstance(d, dict):
@@ -256,24 +252,30 @@ def check_copies(code: str, d: dict) -> int:
 DECK_LABELS = {"castle": N_("castle deck:"), "class": N_("class deck:")}
 
 
-def deck_problems(kind: str, cards: list[tuple[object, int]]) -> list[Problem]:
-    """Whole-deck limits: U2 for castle and class decks, one card per Coup character."""
-    expanded = [card for card, copies in cards for _ in range(copies)]
-    if kind in ("castle", "class"):
-        check = uw.castle_deck_problems if kind == "castle" else uw.class_deck_problems
-        problems = check(expanded)
-        if problems:
-            return [Problem(DECK_LABELS[kind], None, None, *problems)]
-        return []
-    if kind == "coup":
-        seen: dict[str, int] = {}
-        for index, (card, _copies) in enumerate(cards):
-            if isinstance(card, CoupCard) and card.role == "character":
-                if card.character in seen:
-                    return [Problem(N_("card %(code)s: the %(character)s already has card "
-                                       "%(other)s; give one card more copies instead"),
-                                    "character", index, code=card.code,
-                                    character=card.character,
-                                    other=cards[seen[card.character]][0].code)]
-                seen[card.character] = index
+def _uw_problems(kind: str, check: Callable, cards: list[tuple[object, int]]) -> list[Problem]:
+    problems = check([card for card, copies in cards for _ in range(copies)])
+    return [Problem(DECK_LABELS[kind], None, None, *problems)] if problems else []
+
+
+def castle_problems(cards: list[tuple[object, int]]) -> list[Problem]:
+    """U2: the whole castle deck's limits."""
+    return _uw_problems("castle", uw.castle_deck_problems, cards)
+
+
+def class_problems(cards: list[tuple[object, int]]) -> list[Problem]:
+    """U2: the whole class deck's limits."""
+    return _uw_problems("class", uw.class_deck_problems, cards)
+
+
+def coup_problems(cards: list[tuple[object, int]]) -> list[Problem]:
+    """One card per Coup character (C1)."""
+    seen: dict[str, int] = {}
+    for index, (card, _copies) in enumerate(cards):
+        if isinstance(card, CoupCard) and card.role == "character":
+            if card.character in seen:
+                return [Problem(N_("card %(code)s: the %(character)s already has card "
+                                   "%(other)s; give one card more copies instead"),
+                                "character", index, code=card.code, character=card.character,
+                                other=cards[seen[card.character]][0].code)]
+            seen[card.character] = index
     return []

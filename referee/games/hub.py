@@ -1,7 +1,7 @@
 """The Games hub, and each game's doors on the web: its list, its screen, its sheet panel.
 
-The kinds themselves are in :mod:`referee.games.registry`; this is their web side, one
-entry a kind, so the hub, the running list and a player's sheet serve every game alike.
+Each game's manifest (games.registry) says where it lives on the web; this serves every
+game alike from there: the hub, the running list and a player's sheet.
 """
 
 from __future__ import annotations
@@ -14,11 +14,7 @@ from flask_babel import gettext
 from sqlite_utils import Database
 
 from referee.games import names, registry
-from referee.games.berserk.view import player_panel as berserk_panel
-from referee.games.coup.web import player_panel as coup_panel
-from referee.games.duel.web import player_panel as duel_panel
-from referee.games.underworld.web import player_panel as underworld_panel
-from referee.rules import N_
+from referee.games.manifest import Manifest, resolve
 from referee.store import games as store
 from referee.web.context import get_db
 from referee.web.security import referee_required
@@ -33,39 +29,36 @@ class Door:
     index: str  # the endpoint of its list
     screen: Callable[[int], str]  # the address of game number n
     blurb: str  # N_ msgid: one line on what it settles
-    panel: Callable[[Database, int], object]  # what a player's sheet shows of it
 
 
-DOORS: dict[str, Door] = {
-    "duel": Door("duels.index", lambda n: url_for("duels.show", duel_id=n),
-                 N_("Card duels from the table cards: rounds, hand cards, chance, extension."),
-                 duel_panel),
-    "coup": Door("coup.index", lambda n: url_for("coup.show", game_id=n),
-                 N_("Claims, challenges and blocks; coins and influence."), coup_panel),
-    "underworld": Door("underworld.index", lambda n: url_for("underworld.show", game_id=n),
-                       N_("Underworld: levels, monsters, items, classes, help and "
-                          "challenges."), underworld_panel),
-    "berserk": Door("berserk.index", lambda n: url_for("berserk.show", game_id=n),
-                    N_("Berserk-style creatures: squads, properties, strikes from dice."),
-                    berserk_panel),
-}
-assert DOORS.keys() == registry.KINDS.keys(), "every kind needs its door on the web"
+def _door(game: Manifest) -> Door:
+    endpoint, argument = game.screen
+    return Door(game.index, lambda n: url_for(endpoint, **{argument: n}), game.blurb)
+
+
+def door(kind: str) -> Door | None:
+    """Where the kind called ``kind`` lives on the web; None for no game's."""
+    game = registry.manifests().get(kind)
+    return _door(game) if game else None
 
 
 def player_panels(db: Database, player_id: int) -> dict[str, object]:
-    """Each game's panel of one player, by kind, for their sheet."""
-    return {name: door.panel(db, player_id) for name, door in DOORS.items()}
+    """Each game's panel of one player, by kind, for their sheet (its template is
+    ``<kind>/_player.html``)."""
+    return {game.key: resolve(game.panel)(db, player_id) for game in registry.GAMES
+            if game.panel is not None}
 
 
 @bp.get("/games")
 @referee_required
 def index():
     """The games the app referees, with those in progress."""
-    available = [(door.index, gettext(registry.kind(name).title), gettext(door.blurb))
-                 for name, door in DOORS.items()]
-    running = store.running(get_db())
+    available = [(game.index, gettext(game.kind.title), gettext(game.blurb))
+                 for game in registry.GAMES]
+    doors = {game.key: _door(game) for game in registry.GAMES}
+    running = [game for game in store.running(get_db()) if game["kind"] in doors]
     for game in running:
-        game["url"] = DOORS[game["kind"]].screen(game["id"])
+        game["url"] = doors[game["kind"]].screen(game["id"])
     return render_template("games/index.html", games=available, running=running)
 
 

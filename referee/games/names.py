@@ -19,13 +19,12 @@ from collections.abc import Callable
 
 from sqlite_utils import Database
 
+from referee.games import registry
 from referee.games.interface import REASON_STEP
 from referee.notes import Note, note, render
 from referee.rules import N_
 from referee.store.ledger import BLOCK, FOUNDER
 
-NAMES = {"coup": N_("Coup table %(n)s"), "duel": N_("Duel %(n)s"),
-         "underworld": N_("Castle game %(n)s"), "berserk": N_("Battle %(n)s")}
 ELSEWHERE = N_("%(n)s (station %(station)s)")
 
 
@@ -58,9 +57,10 @@ def number_note(number: int, stations: dict[int, str] | Database) -> int | Note:
 def name_note(kind: str, number: int | Note) -> Note:
     """The game's name as a note ("Castle game 2"), rendered in each reader's language;
     ``number`` as :func:`number_note` says it."""
-    if kind not in NAMES:  # a kind the registry does not name (a test's): "game #5"
+    game = registry.manifests().get(kind)
+    if game is None:  # a kind the registry does not name (a test's): "game #5"
         return note(REASON_STEP, id=number)
-    return note(NAMES[kind], n=number)
+    return note(game.name, n=number)
 
 
 def name(kind: str, number: int, stations: dict[int, str],

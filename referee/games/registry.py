@@ -1,26 +1,46 @@
-"""Every game the app referees, named once: no kind registers itself on import.
+"""Every game the app referees, listed once: one manifest a game (games.manifest).
 
-Whatever imports this module (the app, the CLI, a test) knows all four kinds, so a
-stored Coup table loads wherever it is read.
+Adding a game is its folder (``referee/games/<game>/``, with its ``manifest.py``) and
+one line in ``GAMES``. The app factory, the hub, the names, the lists, the decks, the
+printers and the store read the games from here, when they need them: nothing
+registers itself on import, and a test may put a game of its own in ``GAMES``.
 """
 
 from __future__ import annotations
 
-from referee.games.berserk.game import KIND as BERSERK
-from referee.games.coup.game import KIND as COUP
-from referee.games.duel.game import KIND as DUEL
+from referee.games.berserk.manifest import GAME as BERSERK
+from referee.games.coup.manifest import GAME as COUP
+from referee.games.duel.manifest import GAME as DUEL
 from referee.games.interface import GameKind
-from referee.games.underworld.game import KIND as UNDERWORLD
+from referee.games.manifest import DeckKind, Manifest
+from referee.games.underworld.manifest import GAME as UNDERWORLD
 from referee.rules import N_, RuleError
 
-KINDS: dict[str, GameKind] = {k.name: k for k in (DUEL, COUP, UNDERWORLD, BERSERK)}
+# In this order the hub lists them and the app registers their blueprints (the order of
+# the OpenAPI document's paths).
+GAMES: tuple[Manifest, ...] = (DUEL, COUP, UNDERWORLD, BERSERK)
 
 UNKNOWN = N_("Unknown game kind %(kind)s; it is one of %(kinds)s.")
 
 
+def manifests() -> dict[str, Manifest]:
+    """Every game's manifest, by its kind's name."""
+    return {m.key: m for m in GAMES}
+
+
+def kinds() -> dict[str, GameKind]:
+    """Every game kind, by name."""
+    return {m.key: m.kind for m in GAMES}
+
+
 def kind(name: str) -> GameKind:
     """The kind called ``name``; a RuleError for a name no game has."""
-    found = KINDS.get(name)
-    if found is None:
-        raise RuleError(None, UNKNOWN, kind=str(name), kinds=", ".join(KINDS))
-    return found
+    for m in GAMES:
+        if m.kind.name == name:
+            return m.kind
+    raise RuleError(None, UNKNOWN, kind=str(name), kinds=", ".join(m.key for m in GAMES))
+
+
+def deck_kinds() -> dict[str, DeckKind]:
+    """Every deck kind a game declares, by the name deck files give it."""
+    return {d.name: d for m in GAMES for d in m.decks}

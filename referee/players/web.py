@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from referee.games.hub import DOORS, game_name, player_panels
+from referee.games.hub import door as door_of
+from referee.games.hub import game_name, player_panels
 from referee.players import exporting, importing, joinrpg, service
 from referee.players import settings as event_settings
 from referee.rules import N_, RuleError, whole, whole_arg
@@ -60,7 +61,7 @@ def game_step(player_id: int, event: dict | None) -> dict | None:
     with the address of that game, whose own Undo takes the whole step back."""
     if event is None or not service.is_game_step(event):
         return None
-    door = DOORS.get(event["kind"])
+    door = door_of(event["kind"])
     game = games_store.step_of(get_db(), player_id, event["id"])
     name = event_reason(event)
     if game and door:

@@ -6,19 +6,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from referee.decks import Deck, load_deck
+from referee.games import registry
+from referee.games.manifest import resolve
 from referee.printing import labels
-from referee.printing.berserk_face import draw_berserk
-from referee.printing.faces import draw_back, draw_castle, draw_coup, draw_playing
+from referee.printing.faces import draw_back
 from referee.printing.layout import CARD, draw_crop_marks
 from referee.printing.pdf import new_pdf
 
 Progress = Callable[[int, int], None]
-
-FACES: dict[str, Callable] = {
-    "playing": draw_playing, "castle": draw_castle, "class": draw_castle, "coup": draw_coup,
-    "berserk": draw_berserk,
-}
 MAX_OFFSET = 20.0  # mm; a printer that is further off needs fixing, not an offset
+
+
+def face(kind: str) -> Callable:
+    """How a card of this deck kind is drawn, as its game's manifest says."""
+    return resolve(registry.deck_kinds()[kind].face)
 
 
 def _offset(value: object) -> tuple[float, float]:
@@ -46,7 +47,7 @@ def deck_pdf(deck: Deck | str, backs: bool = False,
     if lang not in labels.LANGS:
         raise ValueError(f"lang must be one of {', '.join(labels.LANGS)}")
     offset = _offset(duplex_offset)
-    draw = FACES[deck.kind]
+    draw = face(deck.kind)
     cards = deck.printed()
     total = len(cards)
     pdf = new_pdf(f"{deck.title_ru} / {deck.title_en}")

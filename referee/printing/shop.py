@@ -18,7 +18,7 @@ from referee.printing import labels
 from referee.printing.faces import INSET, draw_back
 from referee.printing.layout import CARD
 from referee.printing.pdf import new_pdf, rgb
-from referee.printing.sheets import FACES
+from referee.printing.sheets import face
 
 BLEED = 3.175  # mm: 1/8 in, The Game Crafter's, DriveThruCards' and Squib's
 MAX_BLEED = 10.0
@@ -41,7 +41,7 @@ def shop_pdf(deck: Deck | str, bleed: float = BLEED, lang: str = "both",
     if not 0 <= bleed <= MAX_BLEED:
         raise ValueError(f"the bleed is 0 to {MAX_BLEED:g} mm")
     width, height = page_size(bleed)
-    draw = FACES[deck.kind]
+    draw = face(deck.kind)
     back = rgb(deck.back.colour)
     cards = deck.printed()
     pdf = new_pdf(f"{deck.title_ru} / {deck.title_en}", (width, height))

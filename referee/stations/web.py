@@ -190,7 +190,7 @@ def take_over(kind: str, number: int):
 
     db = get_db()
     here = ledger.station(db)
-    if here is None or kind not in registry.KINDS:
+    if here is None or kind not in registry.kinds():
         abort(404)
     try:
         games.hand_over(db, current_referee()["id"], kind, number, here["id"])

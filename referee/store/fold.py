@@ -19,14 +19,9 @@ from sqlite_utils import Database
 
 from referee.rules import N_, RuleError, stats
 from referee.rules.cards import sort_codes
-from referee.store import ledger, once
+from referee.store import ledger, once, tables
 from referee.store.sql import fetch
 
-KEYS = {"players": ("id",), "events": ("id",), "games": ("id",),
-        "game_players": ("game_id", "seat"), "game_actions": ("id",), "referees": ("id",),
-        "berserk_squads": ("id",), "berserk_squad_edits": ("id",),
-        "berserk_decks": ("id",), "berserk_deck_edits": ("id",), "settings": ("key",),
-        "conflicts": ("id",), "stations": ("id",), "retired_passports": ("id",)}
 GAME_TABLES = {"games", "game_players", "game_actions"}
 PLAYER_COLUMNS = ("character", "player", "hp", "hp_max", "chance", "chance_max",
                   "cartridges", "level", "status", "suit", "duel_deck", "notes",
@@ -51,14 +46,14 @@ def _remember(db: Database, tx: ledger.Tx, table: str, key: dict,
 
 
 def _where(table: str, key: dict) -> tuple[str, list]:
-    names = KEYS[table]
+    names = tables.keys()[table]
     return " AND ".join(f"{n} = ?" for n in names), [key[n] for n in names]
 
 
 def insert(db: Database, table: str, values: dict) -> None:
     """Insert one projection row (its key included in ``values``)."""
     tx = ledger.current(db)
-    key = {n: values[n] for n in KEYS[table]}
+    key = {n: values[n] for n in tables.keys()[table]}
     names = list(values)
     try:
         db.conn.execute(f"INSERT INTO {table} ({', '.join(names)}) VALUES "

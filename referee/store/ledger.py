@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from sqlite_utils import Database
 
 from referee.rules import N_, RuleError
+from referee.store import tables
 from referee.store.clock import now
 from referee.store.sql import fetch
 
@@ -243,11 +244,6 @@ def identity(db: Database, *, name: str, number: int | None, event: str, event_k
     return row
 
 
-# The tables a founding snapshot copies, parents first, with the columns that order them.
-SNAPSHOT = (("referees", "id"), ("settings", "key"), ("players", "id"), ("events", "id"),
-            ("games", "id"), ("game_players", "game_id, seat"), ("game_actions", "id"),
-            ("berserk_squads", "id"), ("berserk_squad_edits", "id"), ("berserk_decks", "id"),
-            ("berserk_deck_edits", "id"), ("retired_passports", "id"))
 LOCAL_SETTINGS = {"secret_key"}  # each station signs its own sessions
 
 
@@ -272,7 +268,7 @@ def genesis(db: Database, row: dict) -> int:
                     mac(row["event_key"], fact)])
         seq, chunk = seq + 1, []
 
-    for table, order in SNAPSHOT:
+    for table, order in tables.snapshot():
         for values in fetch(db, f"SELECT * FROM {table} ORDER BY {order}"):
             if table == "settings" and values["key"] in LOCAL_SETTINGS:
                 continue

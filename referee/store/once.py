@@ -26,11 +26,10 @@ from datetime import UTC, datetime, timedelta
 
 from sqlite_utils import Database
 
+from referee.store import tables
 from referee.store.clock import now
 from referee.store.sql import fetch
 
-# The rows a creation makes, whose first one a key remembers (fold.row reports them).
-MADE = frozenset({"games", "players", "berserk_squads", "berserk_decks", "referees"})
 _SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 # How long a used key is remembered: longer than any form is left open on a phone, or an
 # API client retries, over an event's days. Older keys are dropped as new ones come, so
@@ -93,8 +92,9 @@ def begin(db: Database, tx) -> None:
 
 
 def made(tx, table: str, values: dict) -> None:
-    """A row this transaction created (fold.row): the first one a key will name."""
-    if tx.once is not None and tx.made is None and table in MADE:
+    """A row this transaction created (fold.row): the first one a key will name (of
+    the tables a creation makes, store.tables)."""
+    if tx.once is not None and tx.made is None and table in tables.made():
         tx.made = (table, values.get("id"))
 
 

@@ -7,6 +7,7 @@ import hashlib
 from sqlite_utils import Database
 
 from referee.rules.stats import Sheet
+from referee.store import tables
 from referee.store.db import fetch
 
 SHEET_FIELDS = ("hp", "hp_max", "chance", "chance_max", "cartridges", "level", "status")
@@ -109,17 +110,16 @@ def page(db: Database, q: str, limit: int, after: int | None) -> tuple[list[dict
     return search(db, q, limit + 1, after, matches), matches
 
 
-def filterable(db: Database, kind: str) -> list[dict]:
-    """The players a list of games of this kind can be filtered by: those seated in one
-    (``"squads"``, ``"decks"``: those with a saved Berserk squad, a registered deck), by
-    name."""
-    owned = {"squads": "berserk_squads", "decks": "berserk_decks"}.get(kind)
-    if owned:
-        source = f" FROM players p WHERE p.id IN (SELECT player_id FROM {owned})"
+def filterable(db: Database, whose: str) -> list[dict]:
+    """The players a list can be filtered by, by name: those seated in a game of the kind
+    ``whose``, or, when ``whose`` is a game's replicated table with a ``player_id`` (a
+    saved Berserk squad, a registered deck), those owning a row of it."""
+    if whose in tables.games_own():  # a name of our code (a manifest's), never input
+        source = f" FROM players p WHERE p.id IN (SELECT player_id FROM {whose})"
         return fetch(db, "SELECT p.*" + source + _ORDER)
     source = (" FROM players p WHERE p.id IN (SELECT gp.player_id FROM game_players gp "
               "JOIN games g ON g.id = gp.game_id WHERE g.kind = ?)")
-    return fetch(db, "SELECT p.*" + source + _ORDER, [kind])
+    return fetch(db, "SELECT p.*" + source + _ORDER, [whose])
 
 
 def heavily_wounded(db: Database) -> list[dict]:

@@ -115,7 +115,7 @@ def everything():
 def game(kind: str, number: int):
     """Has this game moved on?"""
     _signed_in()
-    if kind not in registry.KINDS:
+    if kind not in registry.kinds():
         abort(404)
     return _answer(_game_mark(kind, number), lambda: _latest_step(kind, number))
 

@@ -16,6 +16,7 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from referee.errors import Conflict
+from referee.games import registry
 from referee.rules import RuleError, whole, whole_arg
 from referee.store import games as games_store
 from referee.store import players
@@ -34,10 +35,14 @@ def form_version() -> int | None:
     return whole(raw)
 
 
-# Whose games (or squads) each list's filter offers: only players who have some, so that
-# an event of 10,000 players does not put 10,000 names in every list's menu.
-_FILTERS = {"duels": "duel", "coup": "coup", "underworld": "underworld",
-            "berserk": "berserk", "berserk_squads": "squads", "berserk_decks": "decks"}
+def _filter(blueprint: str | None) -> str:
+    """Whose games (or squads) a list's filter offers, as its game's manifest says: only
+    players who have some, so that an event of 10,000 players does not put 10,000 names
+    in every list's menu."""
+    for game in registry.GAMES:
+        if blueprint in game.lists:
+            return game.lists[blueprint]
+    return ""
 
 
 PAGE = 100  # games a list page shows; "Older" shows the next ones
@@ -62,7 +67,7 @@ def list_page(template: str, listing: Callable[[Any, int | None, int, int | None
         older = url_for(request.endpoint, player=player["id"] if player else None,
                         before=listed[-1]["id"])
     return render_template(template, **{name: listed}, player=player, older=older,
-                           players=players.filterable(db, _FILTERS.get(request.blueprint, "")),
+                           players=players.filterable(db, _filter(request.blueprint)),
                            **{key: make(listed) for key, make in extra.items()})
 
 

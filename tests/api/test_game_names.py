@@ -10,16 +10,14 @@ from referee.games import names
 from referee.players import service as player_service
 from referee.store import fold
 from referee.store.ledger import BLOCK
+from tests.games.samples import every
 
 EN = {"Accept-Language": "en"}
 RU = {"Accept-Language": "ru"}
-# kind, its list, the name in English and in Russian (keys.po) of its game number 1
-KINDS = [
-    ("duel", "/api/v1/duels", "Duel 1", "Дуэль №1"),
-    ("coup", "/api/v1/coup", "Coup table 1", "Стол «Переворота» №1"),
-    ("underworld", "/api/v1/underworld", "Castle game 1", "Игра в замке №1"),
-    ("berserk", "/api/v1/berserk/battles", "Battle 1", "Бой №1"),
-]
+# kind, its list, the name in English and in Russian (keys.po) of its game number 1: each
+# game of the registry, from its sample (tests/games/samples)
+KINDS = [(name, sample.LISTING, *sample.NAMES) for name, sample in every()]
+SAMPLES = dict(every())
 
 
 def made(api, db, kind: str, headers: dict | None = None) -> dict:
@@ -27,19 +25,7 @@ def made(api, db, kind: str, headers: dict | None = None) -> dict:
     a, b = (player_service.create(db, None, {"character": n, "hp_max": 3, "chance_max": 1,
                                              "cartridges": 5, "suit": "H"})["id"]
             for n in ("Anna", "Boris"))
-    if kind == "duel":
-        call = ("/api/v1/duels", {"a": a, "b": b})
-    elif kind == "coup":
-        call = ("/api/v1/coup", {"players": [a, b]})
-    elif kind == "underworld":
-        call = ("/api/v1/underworld", {"players": [a, b], "starting": {
-            str(a): ["I02", "I06", "M01", "M01"], str(b): ["M06", "M06", "M08", "M08"]}})
-    else:
-        squads = [api("post", "/api/v1/berserk/squads", json={
-            "player": p, "deck": "berserk-sample", "seat": seat, "cards": cards}).get_json()
-            ["id"] for p, seat, cards in ((a, "first", [{"code": "B01"}]),
-                                          (b, "second", [{"code": "B05"}]))]
-        call = ("/api/v1/berserk/battles", {"a": squads[0], "b": squads[1]})
+    call = SAMPLES[kind].created(api, a, b)
     response = api("post", call[0], json=call[1], headers={**EN, **(headers or {})})
     assert response.status_code == 201, response.get_json()
     return response.get_json()
@@ -58,11 +44,7 @@ def test_a_game_is_named_in_the_language_of_the_request(api, db, kind, listing, 
 
 def step(kind: str, game: dict) -> tuple[str, dict]:
     """A step the new game takes: its path under the game and its body."""
-    return {"duel": ("rounds", {"a": {"table": "10S"}, "b": {"table": "7H"}}),
-            "coup": ("actions", {"type": "declare", "player": game.get("player_ids", [0])[0],
-                                 "action": "income", "target": None}),
-            "underworld": ("actions", {"kind": "draw", "code": "M07"}),
-            "berserk": ("actions", {"type": "tap", "creature": "a1"})}[kind]
+    return SAMPLES[kind].step(game)
 
 
 @pytest.mark.parametrize(("kind", "listing", "english", "russian"), KINDS)

@@ -11,6 +11,7 @@ from referee.games import registry
 from referee.games import service as games
 from referee.games.coup import rules as coup
 from referee.games.interface import Effect, GameKind, default_status
+from referee.games.manifest import Manifest
 from referee.players import service as player_service
 from referee.rules import RuleError
 
@@ -75,7 +76,10 @@ def test_listing_by_player(db, seated):
 
 
 def test_a_kind_is_known_wherever_the_registry_is(db, seated):
-    assert set(registry.KINDS) == {"duel", "coup", "underworld", "berserk"}
+    # every game the registry lists is known by its kind's name, each name once
+    assert [registry.kind(game.key) for game in registry.GAMES] == [
+        game.kind for game in registry.GAMES]
+    assert len(registry.kinds()) == len(registry.GAMES) >= 4
     with pytest.raises(RuleError, match="Unknown game kind chess"):
         games.create(db, 1, "chess", {}, seated)
 
@@ -88,7 +92,8 @@ def test_player_effects_are_events_in_the_same_transaction(db, seated, monkeypat
         action_from_dict=lambda d: d, action_to_dict=lambda a: a,
         status=default_status(lambda s: s >= 5),
         effects=lambda before, after: {seated[0]: Effect({"cartridges": before - after})})
-    monkeypatch.setitem(registry.KINDS, toll.name, toll)
+    monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, Manifest(
+        toll, "Toll %(n)s", "", "games.index", ("games.index", "n"), ())))
     game = games.create(db, 1, toll.name, {}, seated)
     games.act(db, 1, toll.name, game.id, {"pay": 1})
     assert db["players"].get(seated[0])["cartridges"] == 0

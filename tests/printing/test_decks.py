@@ -11,6 +11,7 @@ import pytest
 
 from referee import decks
 from referee.decks import DeckError, UnknownDeck, load_all, load_deck, load_file
+from referee.games import registry
 from referee.games.berserk import rules as berserk
 from referee.games.berserk.rules import cards as berserk_cards
 from referee.games.coup.rules.model import CHARACTERS
@@ -135,7 +136,7 @@ def test_the_organizer_guide_documents_every_deck_kind_and_field():
     for kind in (uw.Monster, uw.Item, uw.Skill, uw.Event, uw.ClassCard):
         fields |= {f.name for f in dataclasses.fields(kind)}
     fields |= berserk_cards._KEYS
-    for kind in decks.KINDS:
+    for kind in registry.deck_kinds():
         assert f'`kind = "{kind}"`' in guide, kind
     for field in sorted(fields):
         assert f"`{field}`" in guide, field

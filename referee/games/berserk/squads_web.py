@@ -314,13 +314,3 @@ def update(squad_id: int):
         abort(404)
     return _save(squad_id)
 
-
-# Squads are hired from the player's registered deck (B14): the deck screens come with the
-# squad screens, registered on the app together with them.
-def _with_decks(state) -> None:
-    from referee.games.berserk import registered_web
-
-    state.app.register_blueprint(registered_web.bp)
-
-
-bp.record_once(_with_decks)
