@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
@@ -9,7 +11,7 @@ from referee.players import service
 from referee.players.web import HISTORY_SHOWN, card_response, is_htmx, latest_change
 from referee.rules import N_, RuleError, whole_arg
 from referee.store import events
-from referee.web.context import current_referee, get_db
+from referee.web.context import get_db, signed_in
 from referee.web.i18n import rule_message, when
 from referee.web.security import referee_required
 
@@ -30,7 +32,7 @@ def feed():
 
 def whose_change(event: dict) -> str | None:
     """The question an undo of someone else's change asks first; None for one's own."""
-    if event["referee_id"] == current_referee()["id"]:
+    if event["referee_id"] == signed_in()["id"]:
         return None
     at = when(event["at"])
     if event["referee_id"] is None:
@@ -57,7 +59,8 @@ def undo(event_id: int):
     if asked and request.form.get("confirm") != "1":
         # Taking back another referee's tap asks first, on the web only: the API's
         # undo is a contract and stays as it is.
-        confirm = {"confirm_undo": event, "confirm_message": asked, "confirm_latest": latest}
+        confirm: dict[str, Any] = {"confirm_undo": event, "confirm_message": asked,
+                                   "confirm_latest": latest}
         if back == "card" and event["player_id"]:
             return card_response(event["player_id"], None, 422, **confirm)
         items = events.recent(db, limit=100)
@@ -65,7 +68,7 @@ def undo(event_id: int):
                                undoable=service.UNDOABLE, **confirm), 422
     error = None
     try:
-        service.undo(db, current_referee()["id"], event_id, request.form.get("reason", "")[:200])
+        service.undo(db, signed_in()["id"], event_id, request.form.get("reason", "")[:200])
     except RuleError as err:
         error = rule_message(err)
     if back == "card" and event["player_id"]:

@@ -18,7 +18,7 @@ from referee.store import conflicts, events
 from referee.store import games as games_store
 from referee.store import players as rows
 from referee.store import settings as settings_store
-from referee.web.context import current_referee, get_db, public_base
+from referee.web.context import get_db, public_base, signed_in
 from referee.web.i18n import event_reason, field_label, rule_message
 from referee.web.once import once_form
 from referee.web.screens import is_htmx
@@ -212,7 +212,7 @@ def adjust(player_id: int):
             if value is None:
                 abort(400)
             deltas[name] = value
-    referee = current_referee()
+    referee = signed_in()
     return run(player_id, lambda: service.adjust(get_db(), referee["id"], player_id, deltas,
                                                  reason()))
 
@@ -234,7 +234,7 @@ def set_exact(player_id: int):
                                                     field=field_label(name)), 422)
         if number != row[name]:
             values[name] = number
-    referee = current_referee()
+    referee = signed_in()
     return run(player_id, lambda: service.set_exact(get_db(), referee["id"], player_id,
                                                     values, reason()))
 
@@ -242,21 +242,21 @@ def set_exact(player_id: int):
 @bp.post("/players/<int:player_id>/heal")
 def heal(player_id: int):
     """Heal a heavily wounded player back to 1 HP."""
-    referee = current_referee()
+    referee = signed_in()
     return run(player_id, lambda: service.heal(get_db(), referee["id"], player_id, reason()))
 
 
 @bp.post("/players/<int:player_id>/kill")
 def kill(player_id: int):
     """Mark the character dead."""
-    referee = current_referee()
+    referee = signed_in()
     return run(player_id, lambda: service.kill(get_db(), referee["id"], player_id, reason()))
 
 
 @bp.post("/players/<int:player_id>/reissue")
 def reissue(player_id: int):
     """Give the player a new passport token; the old link stops working."""
-    referee, why = current_referee(), reason()  # a reason too long: 422, said as such
+    referee, why = signed_in(), reason()  # a reason too long: 422, said as such
     try:
         service.reissue(get_db(), referee["id"], player_id, why)
     except RuleError:
@@ -276,7 +276,7 @@ def new():
     if request.method == "POST":
         form = request.form.to_dict()
         try:
-            row = service.create(get_db(), current_referee()["id"], form)
+            row = service.create(get_db(), signed_in()["id"], form)
             return redirect(url_for("players.sheet", player_id=row["id"]), code=303)
         except RuleError as err:
             error = rule_message(err)
@@ -295,7 +295,7 @@ def edit(player_id: int):
     if request.method == "POST":
         form = {**row, **request.form.to_dict()}
         try:
-            service.edit(get_db(), current_referee()["id"], player_id, request.form.to_dict(),
+            service.edit(get_db(), signed_in()["id"], player_id, request.form.to_dict(),
                          reason())
             return redirect(url_for("players.sheet", player_id=player_id), code=303)
         except RuleError as err:
@@ -317,7 +317,7 @@ def import_csv():
         data = upload.read() if upload else b""
         if request.form.get("joinrpg") or joinrpg.is_joinrpg(data):
             return _import_joinrpg(data)
-        created, problems = importing.import_players(get_db(), current_referee()["id"], data,
+        created, problems = importing.import_players(get_db(), signed_in()["id"], data,
                                                      encoding or None)
         errors = [(line, rule_message(err)) for line, err in problems]
     status = 422 if errors else 200
@@ -347,7 +347,7 @@ def _import_joinrpg(data: bytes):
         todo = joinrpg.plan(db, export, mapping)
         errors = [(ref, rule_message(err)) for ref, err in todo.errors]
         if not errors and request.form.get("step") == "import":
-            joinrpg.apply(db, current_referee()["id"], todo, mapping)
+            joinrpg.apply(db, signed_in()["id"], todo, mapping)
             done = True
     except RuleError as err:
         errors.append(("", rule_message(err)))
@@ -382,7 +382,7 @@ def settings():
     if request.method == "POST":
         new = event_settings.submitted(request.form)
         try:
-            values = event_settings.save(db, current_referee()["id"], new)
+            values = event_settings.save(db, signed_in()["id"], new)
             message = gettext("Saved.")
         except RuleError as err:
             error = rule_message(err)

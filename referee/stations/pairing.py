@@ -41,7 +41,7 @@ class Pairing:
     db_path: str
     shared: Path
     advertise: str
-    syncthing: Syncthing | None
+    _syncthing: Syncthing | None
     _lock: threading.Lock
 
     def __init__(self) -> None:
@@ -49,6 +49,13 @@ class Pairing:
 
     def here(self) -> dict | None:  # the station's own row (Runtime)
         raise NotImplementedError
+
+    @property
+    def syncthing(self) -> Syncthing:
+        """The station's Syncthing, once the station has started."""
+        if self._syncthing is None:
+            raise RuntimeError("the station has not started")
+        return self._syncthing
 
     def folder_id(self, here: dict) -> str:
         raise NotImplementedError
@@ -90,7 +97,7 @@ class Pairing:
         try:
             admitted = membership.admit(db, referee_id, station_id=station_id, name=name,
                                         device=device, address=address)
-            here = ledger.station(db)
+            here = membership.own(db)
         finally:
             db.close()
         self.syncthing.add_device(device, name, [address, "dynamic"] if address else None)
@@ -106,6 +113,8 @@ class Pairing:
         HTTPS, trusting only the authority whose fingerprint ``pin`` came with the code)."""
         context = pinning.context_for(organizer_url, pin)
         here = self.here()
+        if here is None:
+            raise RuntimeError("only a station joins an event")
         body = json.dumps({"code": code, "station": here["id"], "name": here["name"],
                            "device": self.syncthing.device_id(),
                            "address": self.advertise}).encode()

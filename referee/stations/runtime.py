@@ -76,7 +76,7 @@ class Runtime(Pairing):
         self.setup = Setup(home=self.base / "syncthing", gui_port=gui_port,
                            listen=f"tcp://{sync_host}:{sync_port}", name=name,
                            lan_discovery=lan_discovery)
-        self.syncthing: Syncthing | None = None
+        self._syncthing: Syncthing | None = None
         self.device = ""  # this station's Syncthing device id, once it runs
         self.link = Link(name=name)
         self._poke = threading.Event()
@@ -105,7 +105,7 @@ class Runtime(Pairing):
         finally:
             db.close()
         self.base.mkdir(parents=True, exist_ok=True)
-        self.syncthing = Syncthing(self.setup)
+        self._syncthing = Syncthing(self.setup)
         self.syncthing.start()
         self.device = self.syncthing.device_id()
         self._ensure_folder()
@@ -120,8 +120,8 @@ class Runtime(Pairing):
         self._poke.set()
         if self._thread is not None:
             self._thread.join(timeout=15)
-        if self.syncthing is not None:
-            self.syncthing.stop()
+        if self._syncthing is not None:
+            self._syncthing.stop()
 
     def poke(self) -> None:
         """A local write happened: export it now rather than at the next tick."""
@@ -193,7 +193,7 @@ class Runtime(Pairing):
             merge.prune(db)
         # On a timer only: asking Syncthing after every burst of taps would cost each tap.
         if time.monotonic() - self._last_link > LINK_EVERY:
-            self._refresh_link(db, ledger.station(db))
+            self._refresh_link(db, membership.own(db))
 
     def _folder_time(self, here: dict) -> int | None:
         """Our own folder's time: export, restore and Syncthing all rename files in."""

@@ -216,9 +216,9 @@ def scan(db: Database, folder: Path, only_changed: bool = False) -> Scan:
                 continue
             first, last = int(match.group(1)), int(match.group(2))
             if seen is not None and seen["status"] == "ok" and seen["sha256"] != digest:
-                why = "it changed after it was written (segments are never edited)"
-                result.refused.append((rel, why))
-                _remember(db, rel, station_dir.name, first, last, seen["sha256"], "ok", why)
+                changed = "it changed after it was written (segments are never edited)"
+                result.refused.append((rel, changed))
+                _remember(db, rel, station_dir.name, first, last, seen["sha256"], "ok", changed)
                 continue
             if station_dir.name == here["id"]:
                 continue  # our own, written by export

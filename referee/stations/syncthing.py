@@ -13,6 +13,7 @@ started here is the worker itself and a kill reaches it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -67,7 +68,9 @@ def configure(setup: Setup) -> str:
             raise SyncthingError(done.stderr.strip() or done.stdout.strip())
     tree = ET.parse(config)
     root = tree.getroot()
-    gui = root.find("gui")
+    gui, options = root.find("gui"), root.find("options")
+    if gui is None or options is None:
+        raise SyncthingError(f"{config} has no gui or options section")
     gui.set("enabled", "true")
     gui.set("tls", "false")
     _set(gui, "address", f"127.0.0.1:{setup.gui_port}")
@@ -75,7 +78,6 @@ def configure(setup: Setup) -> str:
     if len(key) < 32:
         key = secrets.token_urlsafe(32)
         _set(gui, "apikey", key)
-    options = root.find("options")
     for tag, value in (
             ("listenAddress", setup.listen), ("globalAnnounceEnabled", "false"),
             ("localAnnounceEnabled", "true" if setup.lan_discovery else "false"),
@@ -119,10 +121,8 @@ def _die_with_parent() -> None:
     It also steps back in the queue for the CPU (nice)."""
     if _PRCTL is not None:
         _PRCTL(1, signal.SIGKILL)
-    try:
+    with contextlib.suppress(OSError):
         os.nice(NICENESS)
-    except OSError:
-        pass
 
 
 class Syncthing:
@@ -190,7 +190,7 @@ class Syncthing:
 
     def stop(self) -> None:
         """Stop it cleanly (SIGTERM), or kill it if it does not go."""
-        if not self.alive:
+        if not self.alive or self.process is None:
             return
         self.process.send_signal(signal.SIGTERM)
         try:
@@ -200,7 +200,7 @@ class Syncthing:
 
     def kill(self) -> None:
         """kill -9: what a crash or a flat battery does."""
-        if self.alive:
+        if self.alive and self.process is not None:
             self.process.kill()
             self.process.wait(timeout=10)
 

@@ -25,7 +25,7 @@ from referee.stations.runtime import Runtime
 from referee.store import conflicts as conflict_store  # the view conflicts() has the name
 from referee.store import ledger
 from referee.store.db import fetch
-from referee.web.context import current_referee, get_db, is_loopback
+from referee.web.context import get_db, is_loopback, signed_in
 from referee.web.i18n import rule_message
 from referee.web.security import local_path, organizer_required, referee_required
 
@@ -163,7 +163,7 @@ def settle(conflict_id: str):
     """Apply a held change anyway, or discard it."""
     db = get_db()
     try:
-        conflict_store.settle(db, current_referee()["id"], conflict_id,
+        conflict_store.settle(db, signed_in()["id"], conflict_id,
                      request.form.get("decision", ""))
     except RuleError as err:
         return _conflicts_page(db, [], rule_message(err), 422)
@@ -193,7 +193,7 @@ def take_over(kind: str, number: int):
     if here is None or kind not in registry.kinds():
         abort(404)
     try:
-        games.hand_over(db, current_referee()["id"], kind, number, here["id"])
+        games.hand_over(db, signed_in()["id"], kind, number, here["id"])
     except RuleError as err:
         return _conflicts_page(db, [], rule_message(err), 422)
     return _back(url_for("games.index"))

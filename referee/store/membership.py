@@ -22,6 +22,14 @@ NOT_EMPTY = N_("Only a new, empty station can join an event; this one already ho
 ALREADY = N_("This database is already the station %(name)s.")
 
 
+def own(db: Database) -> dict:
+    """This station's own row; only a station asks for it."""
+    here = ledger.station(db)
+    if here is None:
+        raise RuntimeError("this database is not a station")
+    return here
+
+
 def found(db: Database, name: str) -> dict:
     """Make this database the event's first station (the organizer's, number 1).
 

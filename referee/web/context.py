@@ -87,6 +87,14 @@ def current_referee() -> dict | None:
     return g.referee
 
 
+def signed_in() -> dict:
+    """The signed-in referee of a request that ``referee_required`` has let in."""
+    referee = current_referee()
+    if referee is None:
+        raise RuntimeError("no referee is signed in on this request")
+    return referee
+
+
 def is_loopback(url: str) -> bool:
     """Whether a URL names this machine only (localhost, 127.x, ::1): no phone reaches it."""
     host = urlsplit(url).hostname or ""
