@@ -52,7 +52,8 @@ def load() -> Catalog:
         with path.open("rb") as f:
             part = read_po(f, locale="ru")
         for message in part:
-            if message.id and (any(message.string) if isinstance(message.string, (list, tuple)) else message.string):
+            text = message.string
+            if message.id and (any(text) if isinstance(text, list | tuple) else text):
                 merged.add(message.id, message.string)
     return merged
 
@@ -68,7 +69,7 @@ def missing() -> dict[str, list[str]]:
     """Strings in the code with no Russian translation."""
     catalog = load()
     return {msgid: where for msgid, where in extract().items()
-            if not (catalog.get(msgid) and catalog.get(msgid).string)}
+            if not ((message := catalog.get(msgid)) and message.string)}
 
 
 def main() -> int:

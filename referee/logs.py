@@ -39,7 +39,7 @@ class Sparse(logging.Filter):
             if numbers:
                 self.peak = max(self.peak or 0, *numbers)
             return False
-        if self.held:
+        if self.held and self.last is not None:
             peak = f", the highest {self.peak}" if self.peak is not None else ""
             record.msg = (f"{record.getMessage()} (and {self.held} more like it in the "
                           f"last {at - self.last:.0f} s{peak})")

@@ -8,7 +8,7 @@ Russian player and an English referee each see it in their own language.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 Note = dict[str, Any]
 
@@ -18,7 +18,7 @@ def note(msg: str, **params: object) -> Note:
     return {"msg": msg, "params": params}
 
 
-def is_note(value: object) -> bool:
+def is_note(value: object) -> TypeGuard[dict[str, Any]]:
     """Whether a stored value has the shape of a note."""
     return isinstance(value, dict) and isinstance(value.get("msg"), str) and \
         isinstance(value.get("params", {}), dict)

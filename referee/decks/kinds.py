@@ -269,13 +269,13 @@ def class_problems(cards: list[tuple[object, int]]) -> list[Problem]:
 
 def coup_problems(cards: list[tuple[object, int]]) -> list[Problem]:
     """One card per Coup character (C1)."""
-    seen: dict[str, int] = {}
+    seen: dict[str, str] = {}
     for index, (card, _copies) in enumerate(cards):
         if isinstance(card, CoupCard) and card.role == "character":
             if card.character in seen:
                 return [Problem(N_("card %(code)s: the %(character)s already has card "
                                    "%(other)s; give one card more copies instead"),
                                 "character", index, code=card.code, character=card.character,
-                                other=cards[seen[card.character]][0].code)]
-            seen[card.character] = index
+                                other=seen[card.character])]
+            seen[card.character] = card.code
     return []

@@ -81,7 +81,8 @@ class Locator:
                           if _BACK_HEADER.match(line)), None)
 
     def _key(self, start: int, key: str) -> int | None:
-        pattern = re.compile(rf"""^\s*(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*=""")
+        name = re.escape(key)
+        pattern = re.compile(rf"""^\s*(?:{name}|"{name}"|'{name}')\s*=""")
         for n in range(start + 1, len(self.lines) + 1):
             line = self.lines[n - 1]
             if _ANY_HEADER.match(line):
@@ -129,10 +130,8 @@ def read(path: Path) -> tuple[dict, Locator]:
     except tomllib.TOMLDecodeError as err:
         message = str(err)
         found = _TOML_LINE.search(message)
-        if found and found.group(1):
-            line = int(found.group(1))
-        else:
-            line = max(1, len(text.splitlines()))
+        line = int(found.group(1)) if found and found.group(1) \
+            else max(1, len(text.splitlines()))
         # tomllib words its complaint in English only; the frame around it is translated
         plain = _TOML_LINE.sub("", message).strip()
         if plain:

@@ -10,6 +10,7 @@ to every phone that trusts it.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import ipaddress
@@ -164,10 +165,8 @@ def local_hosts(*first: str) -> list[str]:
     found), every IPv4 address of its interfaces, loopback, localhost and its host name."""
     hostname = socket.gethostname().lower()
     found = [*first, *_interface_addresses(), "127.0.0.1", "localhost"]
-    try:
-        found += [info[4][0] for info in socket.getaddrinfo(hostname, None, socket.AF_INET)]
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):
+        found += [str(info[4][0]) for info in socket.getaddrinfo(hostname, None, socket.AF_INET)]
     found.append(hostname)
     if "." not in hostname:
         found.append(hostname + ".local")  # what mDNS answers for on most Wi-Fi

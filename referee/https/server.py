@@ -132,7 +132,7 @@ def _stop(server: Server) -> None:
         # as many as it has threads, and as many again: a worker it did not list took
         # another's request (what the waits looked like)
         for _spare in range(2 * max(len(getattr(pool, "_threads", [])), pool.min)):
-            queue.put(threadpool._SHUTDOWNREQUEST)
+            queue.put(threadpool._SHUTDOWNREQUEST)  # type: ignore[attr-defined]  # private
     server.stop()
 
 

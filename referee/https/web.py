@@ -54,7 +54,7 @@ def view() -> dict:
     host = _phone_host()
     plain = f"http://{host}:{current_app.config['HTTP_PORT']}"
     https_port = current_app.config["HTTPS_PORT"]
-    server = certs.server_certificate(folder)
+    server = certs.server_certificate(folder) if folder else None
     covered = certs.names(server) if server else []
     public = settings.get(get_db(), "public_url") or current_app.config.get("PUBLIC_URL", "")
     return {

@@ -97,7 +97,8 @@ def _rows(text: str, delimiter: str) -> tuple[list[dict], list[tuple[int, RuleEr
         return [], [(1, RuleError(None, N_("Missing columns: %(columns)s. Start from the "
                                           "template."), columns=", ".join(missing)))]
     reader.fieldnames = header
-    cleaned, errors = [], []
+    cleaned: list[dict] = []
+    errors: list[tuple[int, RuleError]] = []
     for row in reader:
         line = reader.line_num
         if len(cleaned) + len(errors) >= MAX_ROWS:

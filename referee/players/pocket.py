@@ -119,9 +119,10 @@ def read_tap(raw: object, skew: timedelta, at: datetime) -> Tap:
 
 def skew_of(sent: object, at: datetime) -> timedelta:
     """How far behind the phone's clock is (its time when it sent, against ours)."""
-    if _whole(sent) is None or sent < 0:
+    millis = _whole(sent)
+    if millis is None or millis < 0:
         return timedelta(0)
-    return at - datetime.fromtimestamp(sent / 1000, UTC)
+    return at - datetime.fromtimestamp(millis / 1000, UTC)
 
 
 def _rule(tap: Tap):
@@ -171,7 +172,7 @@ def receive_one(db: Database, sender: dict, raw: object, skew: timedelta,
     try:
         tap = read_tap(raw, skew, at)
     except RuleError as err:
-        tap_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) \
+        tap_id = raw["id"] if isinstance(raw, dict) and isinstance(raw.get("id"), str) \
             else ""
         return Outcome(tap_id[:64], "refused", err.message, err.params)
     with write(db):

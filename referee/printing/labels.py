@@ -37,7 +37,8 @@ _WORDS: dict[str, tuple[str, str]] = {
     "challenge": ("Challenge", "Вызов"),
     "summoning": ("Summoning", "Призыв"),
     "two_weapons": ("Two weapons", "Два оружия"),
-    "ability": ("Ability: discard %(cost)s → +%(bonus)s", "Способность: сбросьте %(cost)s → +%(bonus)s"),
+    "ability": ("Ability: discard %(cost)s → +%(bonus)s",
+                "Способность: сбросьте %(cost)s → +%(bonus)s"),
     # Coup (C5)
     "power": ("Power", "Действие"),
     "blocks": ("Blocks", "Блокирует"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from fpdf import FPDF
 
@@ -85,7 +86,7 @@ def _break_word(pdf: FPDF, word: str, width: float) -> list[str]:
 def _units(paragraph: str) -> list[tuple[str, bool]]:
     """Wrap units: words, and the parts of a hyphenated word (a line may end after its
     hyphen); the flag says whether a space comes before the unit."""
-    units = []
+    units: list[tuple[str, bool]] = []
     for word in paragraph.split():
         parts = _AFTER_HYPHEN.split(word)
         units.extend((part, i == 0) for i, part in enumerate(parts))
@@ -144,7 +145,8 @@ def fit(pdf: FPDF, parts: list[tuple[str, Colour]], width: float, height: float,
         room = max(1, int(height / (current * PT * leading) + 1e-6))
         if max_lines:
             room = min(room, max_lines)
-        lines, split = [], False
+        lines: list[tuple[str, Any]] = []
+        split = False
         for part, ink in parts:
             # One line more than the room is enough to know the text does not fit: a long
             # text is not wrapped to its end at every size on the way down.

@@ -29,7 +29,8 @@ def qr_urls_per_page(pdf: bytes, dpi: int = 200) -> list[list[str]]:
 
     found = []
     for image in page_images(pdf, dpi):
-        codes = zxingcpp.read_barcodes(image.convert("L"), formats=zxingcpp.BarcodeFormat.QRCode)
+        codes = zxingcpp.read_barcodes(
+            image.convert("L"), formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode))
         placed = sorted(codes, key=lambda c: (round(c.position.top_left.y / (dpi / 2)),
                                               c.position.top_left.x))
         found.append([c.text for c in placed])
@@ -58,7 +59,7 @@ def page_sizes_pt(pdf: bytes) -> list[tuple[float, float]]:
 
     document = pdfium.PdfDocument(pdf)
     try:
-        return [tuple(page.get_size()) for page in document]  # type: ignore[misc]
+        return [tuple(page.get_size()) for page in document]
     finally:
         document.close()
 

@@ -24,7 +24,7 @@ def face(kind: str) -> Callable:
 
 def _offset(value: object) -> tuple[float, float]:
     try:
-        dx, dy = (float(v) for v in value)  # type: ignore[union-attr]
+        dx, dy = (float(v) for v in value)  # type: ignore[attr-defined]  # refused below
     except (TypeError, ValueError):
         raise ValueError("duplex_offset must be two numbers of millimetres (x, y)") from None
     if abs(dx) > MAX_OFFSET or abs(dy) > MAX_OFFSET:

@@ -87,7 +87,7 @@ def find(db: Database, status: str | None = None, player_id: int | None = None,
               limit: int = 500, conflict_id: str | None = None) -> list[dict]:
     """Conflicts in clock order, newest first, with the change each holds."""
     sql, params = ("SELECT c.*, s.name AS station_name FROM conflicts c "
-                   "LEFT JOIN stations s ON s.id = c.station WHERE 1"), []
+                   "LEFT JOIN stations s ON s.id = c.station WHERE 1"), list[object]()
     if conflict_id is not None:
         sql, params = sql + " AND c.id = ?", [*params, conflict_id]
     if status:

@@ -12,6 +12,7 @@ Rows come back with ``id`` = the number within the kind and ``key`` = the storag
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from sqlite_utils import Database
 
@@ -82,7 +83,7 @@ def live_actions(rows: list[dict]) -> list[dict]:
 
 
 def append(db: Database, key: int, *, action: dict | None, referee_id: int | None,
-           events: list[int] = (), undoes: int | None = None) -> int:
+           events: Sequence[int] = (), undoes: int | None = None) -> int:
     """Append one step (or an undo row) with the player events it wrote; its id."""
     seq = db.execute("SELECT coalesce(max(seq), 0) + 1 FROM game_actions WHERE game_id = ?",
                      [key]).fetchone()[0]

@@ -46,7 +46,7 @@ def found(db: Database, name: str) -> dict:
         fold.row(db, "stations", {"id": row["id"], "name": name, "number": ledger.FOUNDER,
                                   "device": "", "address": "", "admitted_at": now(),
                                   "admitted_by": None})
-    return ledger.station(db)
+    return own(db)
 
 
 def prepare(db: Database, name: str) -> dict:
@@ -59,7 +59,7 @@ def prepare(db: Database, name: str) -> dict:
                       "(SELECT count(*) FROM referees)").fetchone()[0]:
             raise RuleError(None, NOT_EMPTY)
         ledger.identity(db, name=name, number=None, event="", event_key="")
-    return ledger.station(db)
+    return own(db)
 
 
 def admit(db: Database, referee_id: int | None, *, station_id: str, name: str,
@@ -85,7 +85,7 @@ def joined(db: Database, *, number: int, event: str, event_key: str) -> dict:
     with write(db):
         db.execute("UPDATE station SET number = ?, event = ?, event_key = ? "
                    "WHERE key = 'self' AND number IS NULL", [number, event, event_key])
-    return ledger.station(db)
+    return own(db)
 
 
 def describe(db: Database, device: str, address: str) -> bool:
@@ -96,7 +96,8 @@ def describe(db: Database, device: str, address: str) -> bool:
         here = ledger.station(db)
         rows = fetch(db, "SELECT device, address FROM stations WHERE id = ?",
                      [here["id"]]) if here and here["event"] else []
-        if not rows or (rows[0]["device"], rows[0]["address"]) == (device, address):
+        if here is None or not rows or \
+                (rows[0]["device"], rows[0]["address"]) == (device, address):
             return False
         fold.change(db, "stations", {"id": here["id"]}, {"device": device,
                                                           "address": address})

@@ -88,8 +88,9 @@ def receive(db: Database, facts: list[dict]) -> Report:
                 if gid not in held:
                     rows = fetch(db, "SELECT hlc, at, body FROM log WHERE gid = ?", [gid])
                     held[gid] = rows[0] if rows else None
-                if held[gid] is not None:
-                    same = (held[gid]["hlc"], held[gid]["at"], held[gid]["body"]) == (
+                kept = held[gid]
+                if kept is not None:
+                    same = (kept["hlc"], kept["at"], kept["body"]) == (
                         fact["hlc"], fact["at"], ledger.canonical(fact["parts"]))
                     if same:
                         report.skipped += 1
@@ -168,8 +169,8 @@ def rewind(db: Database, ord_: str) -> int:
         if entry["before"] is None:  # made since: deleted in the order it was made, newest
             restores.pop(key, None)   # first (an event goes before the player it names)
             restores[key] = None
-        elif restores.get(key, {}) is not None:
-            restores.setdefault(key, {}).update(json.loads(entry["before"]))
+        elif (restore := restores.setdefault(key, {})) is not None:
+            restore.update(json.loads(entry["before"]))
     db.execute("INSERT INTO fold_state (key, value) VALUES ('rewinding', '1')")
     for (table, pk), before in restores.items():
         condition, params = fold._where(table, json.loads(pk))

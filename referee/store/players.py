@@ -82,10 +82,10 @@ def search(db: Database, q: str = "", limit: int = 500, after: int | None = None
     the matches are then put in name order. When very many match, the list is read in
     name order instead, and a page fills at once. ``matches``: count(db, q), if known."""
     needle = _needle(q)
-    source, params = " FROM players p WHERE 1", []
+    source, params = " FROM players p WHERE 1", list[object]()
     if matches is None and needle:
         matches = count(db, q)
-    if needle and matches > _MANY:  # a page is found at once in list order
+    if needle and matches is not None and matches > _MANY:  # a page is found at once in list order
         source = " FROM players p INDEXED BY players_by_name WHERE instr(p.search_key, ?)"
         params = [needle]
     elif len(needle) >= 3:

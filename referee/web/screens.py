@@ -40,7 +40,7 @@ def _filter(blueprint: str | None) -> str:
     players who have some, so that an event of 10,000 players does not put 10,000 names
     in every list's menu."""
     for game in registry.GAMES:
-        if blueprint in game.lists:
+        if blueprint is not None and blueprint in game.lists:
             return game.lists[blueprint]
     return ""
 
@@ -64,7 +64,7 @@ def list_page(template: str, listing: Callable[[Any, int | None, int, int | None
     older = None
     if len(listed) > PAGE:
         listed = listed[:PAGE]
-        older = url_for(request.endpoint, player=player["id"] if player else None,
+        older = url_for(str(request.endpoint), player=player["id"] if player else None,
                         before=listed[-1]["id"])
     return render_template(template, **{name: listed}, player=player, older=older,
                            players=players.filterable(db, _filter(request.blueprint)),

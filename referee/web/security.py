@@ -54,7 +54,7 @@ def csrf_token() -> str:
 def _csrf_ok() -> bool:
     expected = session.get("csrf")
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
-    return bool(expected) and hmac.compare_digest(expected, sent)
+    return isinstance(expected, str) and bool(expected) and hmac.compare_digest(expected, sent)
 
 
 def login(referee: dict) -> None:
