@@ -40,8 +40,9 @@ def load(db: Database) -> int:
     with write(db):
         settings.put(db, "event_name", "Demo: Осенний бал")
         settings.put(db, "death_minutes", "15")
-    demo = referees.by_name(db, "demo")["id"]
-    anna = referees.by_name(db, "anna")["id"]
+    demo, anna = (referees.by_name(db, name) for name in ("demo", "anna"))
+    assert demo is not None and anna is not None  # made by the demo's accounts above
+    demo, anna = demo["id"], anna["id"]
     rows = players.create_many(db, demo, [
         {"character": c, "player": p, "hp_max": hp, "chance_max": ch, "cartridges": ca,
          "suit": s, "level": lv} for c, p, hp, ch, ca, s, lv in PLAYERS

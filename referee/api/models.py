@@ -128,7 +128,7 @@ class Body(BaseModel):
             if name not in data:
                 if mark.required:
                     raise RuleError(None, REQUIRED, field=name)
-            elif isinstance(check, type):
+            elif isinstance(check, type) and issubclass(check, Body):
                 if isinstance(data[name], dict):
                     check.read(data[name])
             else:
@@ -140,7 +140,7 @@ class Body(BaseModel):
         known = {k: v for k, v in data.items() if k in cls.model_fields}
         left_out = {k: None for k, f in cls.model_fields.items()
                     if k not in data and f.is_required()}
-        body = cls.model_construct(_fields_set=set(known), **known, **left_out)
+        body: Self = cls.model_construct(_fields_set=set(known), **known, **left_out)
         body._sent = dict(data)
         return body
 
@@ -152,7 +152,7 @@ class Body(BaseModel):
 @functools.cache
 def _checks(model: type[Body]) -> dict[str, tuple[Checked, Any]]:
     """Per checked field: its mark and a strict validator (or the nested body model)."""
-    found = {}
+    found: dict[str, tuple[Checked, Any]] = {}
     for name, info in model.model_fields.items():
         mark = next((m for m in info.metadata if isinstance(m, Checked)), None)
         if mark is None:
@@ -160,8 +160,8 @@ def _checks(model: type[Body]) -> dict[str, tuple[Checked, Any]]:
         if isinstance(info.annotation, type) and issubclass(info.annotation, Body):
             found[name] = (mark, info.annotation)
         else:
-            found[name] = (mark, TypeAdapter(Annotated[(info.annotation, *info.metadata)],
-                                             config=_STRICT))
+            checked: Any = Annotated[(info.annotation, *info.metadata)]
+            found[name] = (mark, TypeAdapter(checked, config=_STRICT))
     return found
 
 

@@ -18,7 +18,8 @@ from referee.api.registry import Operation
 
 REF = "#/components/schemas/{model}"
 ERROR = {"$ref": "#/components/responses/Error"}
-_PATH_TYPES = {"int": {"type": "integer", "minimum": 0}, "string": {"type": "string"}}
+_PATH_TYPES: dict[str, dict[str, Any]] = {"int": {"type": "integer", "minimum": 0},
+                                          "string": {"type": "string"}}
 
 
 def _json(schema: dict) -> dict:

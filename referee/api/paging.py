@@ -43,6 +43,6 @@ def paged(found: list, limit: int, total: int, cursor: str, to_json: Callable,
     response.headers["X-Total-Count"] = str(total)
     if len(found) > limit:
         args = {**request.args.to_dict(), cursor: found[limit - 1][key], "limit": limit}
-        url = url_for(request.endpoint, **request.view_args, **args)
+        url = url_for(str(request.endpoint), **(request.view_args or {}), **args)
         response.headers["Link"] = f'<{url}>; rel="next"'
     return response

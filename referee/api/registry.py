@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Blueprint, abort, g, request
 from flask_babel import gettext
+from pydantic import BaseModel
 
 from referee.api.models import OUT_OF_RANGE, SQLITE_MAX, Body, out_of_range
 from referee.rules import RuleError
@@ -43,7 +44,7 @@ class Operation:
     answers: dict[int, Any]         # status → response model, [model] for a list, or None
     body: type[Body] | None = None
     body_required: bool = True
-    query: type | None = None       # a model whose fields are the query parameters
+    query: type[BaseModel] | None = None  # a model whose fields are the query parameters
     public: bool = False            # no bearer token needed
     errors: tuple[int, ...] = ERRORS
     deprecated: bool = False        # an old path kept for clients: use the new one
@@ -77,6 +78,7 @@ def _read(op: Operation):
     data = request.get_json(silent=True)
     if not op.body_required and not isinstance(data, dict):
         data = {}
+    assert op.body is not None  # called for an operation with a body only
     return op.body.read(data)
 
 
@@ -89,7 +91,7 @@ class ApiBlueprint(Blueprint):
 
     def operation(self, method: str, rule: str, answers: dict[int, Any], *,
                   body: type[Body] | None = None, body_required: bool = True,
-                  query: type | None = None, public: bool = False,
+                  query: type[BaseModel] | None = None, public: bool = False,
                   errors: tuple[int, ...] = ERRORS,
                   load: Callable[[Any, int], object | None] | None = None,
                   old: str | None = None) -> Callable:
@@ -102,7 +104,7 @@ class ApiBlueprint(Blueprint):
                                            (old, f"{view.__name__}_old", True)):
                 if path is None:
                     continue
-                op = Operation(method=method, rule=self.url_prefix + path,
+                op = Operation(method=method, rule=(self.url_prefix or "") + path,
                                endpoint=f"{self.name}.{name}",
                                summary=_first_paragraph(view.__doc__),
                                answers=answers, body=body, body_required=body_required,

@@ -112,7 +112,7 @@ def settle(conflict_id: str, body: Decision):
     if found["status"] != "held":
         return error_response(gettext(conflicts.SETTLED), 409)
     conflicts.settle(db, g.api_referee["id"], conflict_id, body.decision)
-    return jsonify(conflict_json(_find(db, conflict_id)))
+    return jsonify(conflict_json(_find(db, conflict_id) or found))
 
 
 @bp.operation("post", "/stations/pair", {200: Paired, 403: Error, 404: Error},

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from typing import Any
 
 from flask import Flask, flash, get_flashed_messages, jsonify, redirect, request
 from flask_babel import gettext
@@ -52,7 +53,8 @@ def game_target(endpoint: str, arg: str = "game_id") -> Callable[[Made], str]:
     from flask import url_for
 
     def target(made: Made) -> str:
-        return url_for(endpoint, **{arg: games_store.number_of(get_db(), made.ref)})
+        number: Any = games_store.number_of(get_db(), made.ref)
+        return url_for(endpoint, **{arg: number})
 
     return target
 
@@ -100,7 +102,7 @@ def idempotent(scope: str, replay: Callable[[Made], object]) -> Callable:
                 answer.headers["Idempotent-Replayed"] = "true"
                 return answer
 
-        wrapped.idempotent = True  # the OpenAPI document names the header
+        wrapped.idempotent = True  # type: ignore[attr-defined]  # named by the OpenAPI
         return wrapped
 
     return decorate
@@ -108,7 +110,7 @@ def idempotent(scope: str, replay: Callable[[Made], object]) -> Callable:
 
 def notices() -> list[str]:
     """The notices of repeats flashed for this page (base.html shows them)."""
-    return get_flashed_messages(category_filter=[CATEGORY])
+    return [str(message) for message in get_flashed_messages(category_filter=[CATEGORY])]
 
 
 def init_app(app: Flask) -> None:

@@ -69,7 +69,9 @@ def _account() -> str:
 
 
 def _known() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.secret_key, salt="known-browser")
+    key = current_app.secret_key
+    assert key is not None  # the app factory always sets one
+    return URLSafeSerializer(key, salt="known-browser")
 
 
 def known_accounts() -> list[str]:

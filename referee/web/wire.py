@@ -160,7 +160,7 @@ def static_view(fallback):
         # must not be kept under a name that says otherwise.
         g.static_cache = YEAR if request.args.get("v") == asset.digest else "no-cache"
         return response.make_conditional(request, accept_ranges=True,
-                                         complete_length=len(body))
+                                         complete_length=len(body or b""))
 
     return static
 
@@ -203,7 +203,7 @@ def init_app(app: Flask) -> None:
 
     Register it before the other after_request functions: Flask runs them in reverse
     order, so ``finish`` runs last and compresses the body everyone else has settled."""
-    app.extensions[EXTENSION] = Assets(app.static_folder)
+    app.extensions[EXTENSION] = Assets(app.static_folder or "static")
     if type(app.session_interface) is SecureCookieSessionInterface:  # not one made elsewhere
         app.session_interface = Sessions()
     app.url_defaults(add_fingerprint)
