@@ -102,8 +102,8 @@ def cmd_import_joinrpg(args: argparse.Namespace, db, data: bytes) -> int:
         return 2
     print("Fields: " + ", ".join(f"{k} = {v}" for k, v in sorted(mapping.items())))
     todo = joinrpg.plan(db, export, mapping, include_all=args.all)
-    for ref, err in todo.errors:
-        print(f"{args.file}:{ref}: {err.text}", file=sys.stderr)
+    for ref, problem in todo.errors:
+        print(f"{args.file}:{ref}: {problem.text}", file=sys.stderr)
     if todo.errors:
         print("Nothing was imported.", file=sys.stderr)
         return 2

@@ -134,7 +134,10 @@ def created(api: GameApi, game: Any):
 def replayed(api: GameApi, made) -> tuple[dict, int]:
     """A create call repeated with its Idempotency-Key: 201 with the game it made, as
     it stands now (web.once)."""
-    return api.answer(found_or_404(api.load, store.number_of(get_db(), made.ref))), 201
+    number = store.number_of(get_db(), made.ref)
+    if number is None:
+        abort(404)
+    return api.answer(found_or_404(api.load, number)), 201
 
 
 def write(api: GameApi, game_id: int, run: Callable[[], Any], stale: str | None = None):

@@ -37,7 +37,7 @@ def _games() -> list[list]:
     kept = []
     for row in pocket.running_games(get_db(), GAMES_KEPT):
         endpoint, arg = GAME_SCREENS.get(row["kind"], (None, None))
-        if endpoint is not None:
+        if endpoint is not None and arg is not None:
             kept.append([url_for(endpoint, **{arg: row["number"]}), row["version"],
                          game_api.name_of(row["kind"], row["number"])])
     return kept

@@ -16,6 +16,7 @@ of a millisecond (benchmarks/bench_live.py measures 100 idle screens).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 from markupsafe import Markup, escape
@@ -129,7 +130,7 @@ def passport(token: str):
                    lambda: {"at": (_latest_event(row["id"]) or {}).get("at")})
 
 
-def live_attrs(scope: str, *args: object) -> Markup:
+def live_attrs(scope: str, *args: Any) -> Markup:
     """The attributes a screen's root carries to stay true: where to ask and its mark.
 
     ``scope``: "player" (an id), "passport" (a token), "events", or "game" (kind, number).
@@ -141,7 +142,7 @@ def live_attrs(scope: str, *args: object) -> Markup:
         url, mark = url_for("live.passport", token=args[0]), _player_mark(row["id"])
     elif scope == "game":
         url = url_for("live.game", kind=args[0], number=args[1])
-        mark = _game_mark(str(args[0]), int(args[1]))  # type: ignore[call-overload]
+        mark = _game_mark(str(args[0]), int(args[1]))
     else:
         url, mark = url_for("live.everything"), event_mark()
     etag = f'"{mark}"' if mark else ""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from typing import Any
 
 from flask import Flask, current_app, render_template, request
 from flask_babel import gettext, ngettext
@@ -174,10 +175,11 @@ def init_app(app: Flask) -> Limiter:
                                        exempt_when=_known_browser)
     pairing = limiter.shared_limit(PAIRING, scope="pairing", methods=["POST"],
                                    deduct_when=_failed)
+    views: dict[str, Any] = app.view_functions  # Flask-Limiter's wrappers keep their views
     for endpoint in SIGN_INS:
-        app.view_functions[endpoint] = per_account(per_address(app.view_functions[endpoint]))
+        views[endpoint] = per_account(per_address(views[endpoint]))
     for endpoint in PAIRINGS:
-        app.view_functions[endpoint] = pairing(app.view_functions[endpoint])
+        views[endpoint] = pairing(views[endpoint])
     # Flask-Limiter checks every request before its view, and counts after it, though
     # only these views have limits: a tenth of a tap's time. Their wrappers check for
     # themselves; the counting after the answer is kept for them alone.
