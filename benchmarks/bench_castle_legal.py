@@ -13,7 +13,8 @@ States, all reached by ``apply`` with the shipped sample decks:
   more cards (U5), ends the turn and must discard down to 4 (U15).
 
 Prints, per group, the actions listed (a state's mean), the milliseconds (each state's
-median call, their mean) of ``legal_actions``, of ``allowed`` and of both (what one render of the turn screen
+median call, their mean) of ``legal_actions``, of ``allowed`` and of both (what one render
+of the turn screen
 asks), old and new side by side, and the ratio new / old.
 
     .venv/bin/python benchmarks/bench_castle_legal.py [--games 20] [--repeat 5] [--seed 7]

@@ -2,7 +2,8 @@
 
 Issue 12 asks that the p50 tap rise by less than 20 % while 8 threads hammer the login.
 Three phases run in alternating rounds against two servers on the same demo database
-(each `referee serve`'s stack under waitress with its default 16 threads): quiet, hammered with the limit
+(each `referee serve`'s stack under waitress with its default 16 threads): quiet, hammered
+with the limit
 (as shipped), and hammered with the limit switched off (what it was before). The
 hammer is a separate process with 8 threads, each sending wrong passwords back to back
 over keep-alive connections, half to the form, half to the token call. The taps come

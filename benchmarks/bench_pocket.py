@@ -171,7 +171,8 @@ def offline_sheet_ms(port: int, folder: str) -> float:
             try:
                 page.wait_for_selector(f"#player-{player}", timeout=10_000)
             except Exception:  # noqa: BLE001 - whatever went wrong, say what the page shows
-                raise SystemExit("not drawn: " + page.inner_text("body")[:900].replace("\n", " | ")) from None
+                body = page.inner_text("body")[:900].replace("\n", " | ")
+                raise SystemExit("not drawn: " + body) from None
             times.append((time.perf_counter() - t0) * 1000)
         context.close()
     return statistics.median(times)

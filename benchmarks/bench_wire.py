@@ -145,7 +145,7 @@ def taps(port: int, rounds: int, history: int) -> tuple[dict, dict, str]:
     sizes: dict[str, list[int]] = {k: [] for k in KINDS}
     latencies: dict[str, list[float]] = {k: [] for k in KINDS}
     plain = ""
-    for n in range(rounds):
+    for _ in range(rounds):
         for k, (kind, (send_seen, zipped)) in enumerate(KINDS.items()):
             latency, size, html = tap(wire, csrf, k, seen if send_seen else None, zipped)
             seen = seen_in(html)

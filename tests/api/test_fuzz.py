@@ -66,7 +66,8 @@ def test_fuzzed_answers_match_the_document(world, schema, method, path):
                          operation.as_strategy(GenerationMode.NEGATIVE, path_parameters=ids))
 
     @given(case=strategy)
-    @settings(max_examples=FEWER.get((method, path), EXAMPLES), deadline=None, database=None, derandomize=True,
+    @settings(max_examples=FEWER.get((method, path), EXAMPLES), deadline=None, database=None,
+              derandomize=True,
               phases=[Phase.explicit, Phase.generate, Phase.shrink],
               suppress_health_check=list(HealthCheck))
     def fuzz(case):
@@ -201,7 +202,8 @@ def test_unstorable_text_anywhere_is_refused_and_nothing_is_written(world, schem
     hit: list = []
 
     @given(drawn=strategy)
-    @settings(max_examples=max(BROKEN_EXAMPLES, len(documented) + 2), deadline=None, database=None, derandomize=True,
+    @settings(max_examples=max(BROKEN_EXAMPLES, len(documented) + 2), deadline=None,
+              database=None, derandomize=True,
               phases=[Phase.explicit, Phase.generate, Phase.shrink],
               suppress_health_check=list(HealthCheck))
     def refused(drawn):

@@ -19,7 +19,8 @@ def call(base, method, path, body=None, token=None):
 
 
 def test_200_concurrent_cartridge_taps_from_16_clients_add_exactly_200(live_server, db, player):
-    _, body = call(live_server, "POST", "/api/v1/token", {"name": "ref", "password": "ref-password"})
+    _, body = call(live_server, "POST", "/api/v1/token",
+                   {"name": "ref", "password": "ref-password"})
     token = body["token"]
     path = f"/api/v1/players/{player['id']}/adjust"
 
@@ -37,7 +38,8 @@ def test_200_concurrent_cartridge_taps_from_16_clients_add_exactly_200(live_serv
 
 
 def test_racing_undos_of_one_event_give_one_200_and_the_rest_409(live_server, db, player):
-    _, body = call(live_server, "POST", "/api/v1/token", {"name": "ref", "password": "ref-password"})
+    _, body = call(live_server, "POST", "/api/v1/token",
+                   {"name": "ref", "password": "ref-password"})
     token = body["token"]
     call(live_server, "POST", f"/api/v1/players/{player['id']}/adjust", {"hp": -1}, token)
     _, history = call(live_server, "GET", f"/api/v1/players/{player['id']}/events", None, token)

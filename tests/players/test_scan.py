@@ -165,4 +165,5 @@ def test_the_decoder_is_served_from_here_compressed_and_kept(referee):
     assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert len(response.data) < 500_000  # 1.1 MB on disk
     csp = response.headers["Content-Security-Policy"]
-    assert "'wasm-unsafe-eval'" in csp and "unsafe-eval'" not in csp.replace("'wasm-unsafe-eval'", "")
+    assert "'wasm-unsafe-eval'" in csp
+    assert "unsafe-eval'" not in csp.replace("'wasm-unsafe-eval'", "")

@@ -79,7 +79,7 @@ def test_one_language_only_when_asked():
 
 def pixels(image) -> list[tuple[int, int, int]]:
     data = image.convert("RGB").tobytes()
-    return list(zip(data[0::3], data[1::3], data[2::3]))
+    return list(zip(data[0::3], data[1::3], data[2::3], strict=True))
 
 
 def _red_pixels(image, box) -> int:

@@ -59,7 +59,7 @@ def test_the_background_runs_to_the_page_edge():
     colour = rgb(deck.back.colour)
     w, h = back.size
     for x, y in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1), (w // 2, 1)):
-        assert all(abs(a - b) <= 3 for a, b in zip(back.getpixel((x, y))[:3], colour))
+        assert all(abs(a - b) <= 3 for a, b in zip(back.getpixel((x, y))[:3], colour, strict=True))
         assert face.getpixel((x, y))[:3] == (255, 255, 255)
 
 

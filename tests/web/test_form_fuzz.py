@@ -15,8 +15,8 @@ from referee.games.coup import service as coup
 from referee.games.duel import service as duels
 from referee.players import service as players
 from tests.accounts.test_security import write_routes
-from tests.games.berserk.test_web import install_test_deck, start_battle
 from tests.conftest import sign_in
+from tests.games.berserk.test_web import install_test_deck, start_battle
 from tests.games.underworld import test_service as castle
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -108,7 +108,8 @@ STORED_NOT = "contains a character that cannot be stored (NUL or a broken Unicod
 def refuses_nul(browser, db, method: str, url: str, turns: list[str]) -> None:
     """Post odd forms with one field (in ``turns``' order), or the query, holding a NUL:
     each is a 422 with the sentence, and the database is not written to."""
-    version = lambda: db.execute("PRAGMA data_version").fetchone()[0]
+    def version() -> int:
+        return db.execute("PRAGMA data_version").fetchone()[0]
     done: list[str] = []
 
     @settings(max_examples=len(turns), deadline=None, database=None, derandomize=True,

@@ -13,9 +13,9 @@ from referee import store
 from referee.games.coup import service as coup
 from referee.players import service as player_service
 from referee.store import once
+from tests.conftest import post
 from tests.games.berserk.test_registered import DECK, form_of
 from tests.games.berserk.test_web import install_test_deck, save_squad
-from tests.conftest import post
 
 
 def person(db, name: str) -> dict:

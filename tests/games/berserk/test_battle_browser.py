@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 from referee.games import service as games
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
+from tests.browser_fixtures import PHONE, SETTLED, SMALL, CountedScreen, shoot
 from tests.games.berserk.test_browser import sign_in
 from tests.games.berserk.test_field_browser import six_a_side
-from tests.browser_fixtures import PHONE, SETTLED, SMALL, CountedScreen, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -141,7 +141,7 @@ class Strikes(CountedScreen):
     def free(self, selector: str) -> dict:
         """On the screen, below the top bar, and a tap at its middle lands on it."""
         where = self.page.evaluate(PLACE, f"{self.root} {selector}")
-        assert where["free"] and 0 <= where["top"] and where["bottom"] <= where["height"], \
+        assert where["free"] and where["top"] >= 0 and where["bottom"] <= where["height"], \
             (selector, where)
         assert where["sideways"] <= 0
         return where

@@ -10,9 +10,9 @@ from playwright.sync_api import expect
 
 from referee.games.berserk import registered
 from referee.players import service as players
+from tests.browser_fixtures import SETTLED, shoot
 from tests.games.berserk.test_battle_browser import COMBOS
 from tests.games.berserk.test_browser import sign_in
-from tests.browser_fixtures import SETTLED, shoot
 
 pytestmark = pytest.mark.browser
 

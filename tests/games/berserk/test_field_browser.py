@@ -11,8 +11,8 @@ from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from referee.games.berserk import squads
 from referee.players import service as players
-from tests.games.berserk.test_browser import sign_in
 from tests.browser_fixtures import PHONE, SETTLED, shoot
+from tests.games.berserk.test_browser import sign_in
 
 pytestmark = pytest.mark.browser
 

@@ -13,6 +13,7 @@ from referee.games.berserk import registered, squads
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from referee.rules import RuleError
+from tests.conftest import post
 from tests.games.berserk.test_web import (
     build,
     counts,
@@ -22,7 +23,6 @@ from tests.games.berserk.test_web import (
     save_squad,
     text,
 )
-from tests.conftest import post
 
 # The test deck's 11 cards: three of each, one of the unique U1 (31 cards in all).
 FULL = {"F7": 3, "M5": 3, "N3": 3, "FL10": 3, "FL6": 3, "E20": 3, "U1": 1, "S234": 3,

@@ -46,12 +46,12 @@ class Turn(CountedScreen):
         # screen is in: wait for that moment, then measure.
         self.page.wait_for_function(SETTLED, arg=f"#castle-last-{self.id}", timeout=3000)
         box = self.place(f"#castle-last-{self.id}")
-        assert 0 <= box["top"] and box["bottom"] <= box["height"], box
+        assert box["top"] >= 0 and box["bottom"] <= box["height"], box
         assert box["sideways"] <= 0, box
 
     def in_view(self, selector: str) -> None:
         box = self.place(selector)
-        assert 0 <= box["top"] and box["bottom"] <= box["height"], (selector, box)
+        assert box["top"] >= 0 and box["bottom"] <= box["height"], (selector, box)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
