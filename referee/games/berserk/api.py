@@ -16,9 +16,7 @@ from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.berserk import registered, service, squads
 from referee.games.berserk import rules as berserk
-from referee.games.berserk.schemas import (
-    BattleAction,
-    BattleNew,
+from referee.games.berserk.answers import (
     BerserkBattle,
     BerserkBattleStale,
     BerserkDeck,
@@ -31,6 +29,10 @@ from referee.games.berserk.schemas import (
     BerserkSquadSaves,
     BerserkSquadStale,
     BerserkSquadSummary,
+)
+from referee.games.berserk.schemas import (
+    BattleAction,
+    BattleNew,
     DeckChange,
     DeckCheck,
     DeckNew,
