@@ -26,7 +26,7 @@ from referee.games.underworld.schemas import (
     QuickFightIn,
     QuickFightStale,
 )
-from referee.games.underworld.view import Screen
+from referee.games.underworld.view import data
 from referee.games.underworld.words import STALE, STALE_LEVEL
 from referee.notes import note
 from referee.store import players as rows
@@ -39,12 +39,10 @@ bp = ApiBlueprint("api_underworld", __name__)
 def game_json(game: games.Game) -> dict:
     """A castle game as the API shows it: row, seats, setup, state, what is allowed now,
     the pending fight's breakdown (in ``state``) and the record."""
-    table: service.Table = game.state
-    state = table.state
-    names = service.names(get_db(), table.seats)
+    view = data(get_db(), game)
+    table, state, names = view.table, view.state, view.names
     setup = game.row["setup"]
-    aw = uw.awaiting(state)
-    view = Screen(game, names)
+    aw = view.awaiting
     return {
         "id": game.id,
         "version": game.version,

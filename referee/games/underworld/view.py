@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections import Counter
 
 from flask_babel import gettext, ngettext
+from sqlite_utils import Database
 
+from referee.games import service as games
 from referee.games.underworld import rules as uw
 from referee.games.underworld import service
 from referee.games.underworld.panels import Panels
@@ -194,3 +196,8 @@ class Screen(Panels):
     def record(self, limit: int | None = None) -> list[dict]:
         return record(self.table, self.game.history, self.names, self.label, limit)
 
+
+def data(db: Database, game: games.Game) -> Screen:
+    """One read of a game, its seats' names included, for its screen (web.py) and its API
+    answer (api.py) alike."""
+    return Screen(game, service.names(db, game.state.seats))
