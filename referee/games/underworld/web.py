@@ -1,4 +1,4 @@
-"""Castle games (Underworld, U1–U17) on the phone: setup, the table, undo, quick fights."""
+"""Underworld games (U1–U17) on the phone: setup, the table, undo, quick fights."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ bp.add_app_template_global(card_text, "uw_card_text")
 
 
 def player_panel(db: Database, player_id: int) -> list[dict]:
-    """For the player sheet: the castle games this player sits at."""
+    """For the player sheet: the underworld games this player sits at."""
     return service.listing(db, player_id)
 
 
@@ -147,7 +147,7 @@ def screen(game: games.Game, *, error: str | None = None, notice: str | None = N
 # After a plain form's write the page opens at the game, whose first line is that step.
 SCREEN = GameScreen("underworld/show.html", "underworld/_screen.html", screen,
                 lambda game, **kwargs: url_for("underworld.show", game_id=game.id,
-                                               _anchor=f"castle-{game.id}"),
+                                               _anchor=f"underworld-{game.id}"),
                 service.load)
 respond = SCREEN.respond
 
@@ -172,8 +172,8 @@ def write_step(game_id: int, step):
 @bp.get("")
 @referee_required
 def index():
-    """Every castle game, newest first; ?player=<id> keeps that player's."""
-    return list_page("underworld/index.html", service.listing, "castle")
+    """Every underworld game, newest first; ?player=<id> keeps that player's."""
+    return list_page("underworld/index.html", service.listing, "games")
 
 
 def setup_view(error: str | None = None, entered: MultiDict | None = None) -> dict:
@@ -209,7 +209,7 @@ def setup_view(error: str | None = None, entered: MultiDict | None = None) -> di
 def new():
     """Pick 2–6 players, the decks, each player's 4 starting cards, passport levels or not."""
     view = setup_view()
-    if is_htmx() and request.headers.get("HX-Target") == "castle-candidates":
+    if is_htmx() and request.headers.get("HX-Target") == "underworld-candidates":
         return render_template("underworld/_candidates.html", **view)
     return render_template("underworld/new.html", **view)
 
