@@ -18,9 +18,9 @@ MODULES = sorted(m for m in GRAPH.modules if m == "referee" or m.startswith("ref
 
 WEB_LIBRARIES = {"flask", "flask_babel", "jinja2", "werkzeug", "waitress"}
 # Modules named like this belong to the web layer wherever they are (each game's screens
-# and API with its body schemas, the hub, the player sheet's passport and feed, the
+# and API with its body schemas and answers, the hub, the player sheet's passport and feed, the
 # underworld record...).
-WEB_NAMES = {"web", "api", "schemas", "view", "passport", "feed", "hub", "record",
+WEB_NAMES = {"web", "api", "schemas", "answers", "view", "passport", "feed", "hub", "record",
              "squads_web", "openapi"}
 # The ones that build and run the app (and `python -m referee`): they import the web
 # layer to assemble it.
@@ -128,16 +128,6 @@ def test_the_assemblers_exist(module):
 
 # --- no circles --------------------------------------------------------------------------
 
-# Circles known when this test came (issue 24), each left to the change that breaks it.
-# Remove an entry once its circle is gone: the test below fails while one is listed that
-# no longer exists, so this list only ever shrinks.
-KNOWN_CYCLES = {
-    # Berserk's decks, squads and battles: registered -> service -> squads -> registered.
-    frozenset({"referee.games.berserk.registered", "referee.games.berserk.service",
-               "referee.games.berserk.squads"}),
-}
-
-
 def cycles(graph: grimp.ImportGraph, modules) -> list[frozenset[str]]:
     """The import circles among ``modules``: each set of modules that reach one another
     through direct imports, function-level imports included (Tarjan's strongly
@@ -185,15 +175,9 @@ def describe(graph: grimp.ImportGraph, cycle: frozenset[str]) -> str:
 
 def test_no_module_imports_one_that_imports_it_back():
     """DESIGN.md: "one module imports another that imports it back" is never done."""
-    found = [c for c in cycles(GRAPH, MODULES) if c not in KNOWN_CYCLES]
+    found = cycles(GRAPH, MODULES)
     assert not found, "import circles (break each: move what both need into a module " \
         "below them):\n" + "\n".join(describe(GRAPH, c) for c in found)
-
-
-def test_the_known_cycles_are_still_there():
-    gone = KNOWN_CYCLES - set(cycles(GRAPH, MODULES))
-    assert not gone, "these circles are broken now: remove them from KNOWN_CYCLES:\n" + \
-        "\n".join(sorted(" ".join(sorted(c)) for c in gone))
 
 
 def _graph_of(imports: dict[str, tuple[str, ...]]) -> grimp.ImportGraph:

@@ -20,9 +20,8 @@ from referee.games.interface import CANCELLED, GameKind, step_note
 from referee.notes import Note, note
 from referee.players.effects import apply_effect, compensate
 from referee.rules import N_, RuleError
-from referee.store import fold as projection
+from referee.store import fold, write
 from referee.store import games as store
-from referee.store import write
 
 START = {"type": "start"}  # the stored first step of a kind whose start is a step
 
@@ -294,6 +293,6 @@ def hand_over(db: Database, referee_id: int | None, kind: str, number: int,
             raise RuleError(None, NO_GAME)
         if not db.execute("SELECT 1 FROM stations WHERE id = ?", [station_id]).fetchone():
             raise RuleError(None, N_("No such station."))
-        projection.change(db, "games", {"id": game.key}, {"station": station_id},
+        fold.change(db, "games", {"id": game.key}, {"station": station_id},
                           handover=True)
     return load(db, kind, number)

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, jsonify, request, url_for
 from flask_babel import gettext
 
-from referee.games.duel import service as duels
+from referee.games.duel.service import check_duelist
 from referee.rules import N_, RuleError, whole_arg
 from referee.store import players as rows
 from referee.web.context import current_referee, get_db
@@ -66,7 +66,7 @@ def resolve():
         return refused(gettext(NOT_PASSPORT), 404)
     if request.args.get("slot") == "duel":
         try:
-            duels.check_duelist(db, row["id"], request.args.get("other", type=whole_arg))
+            check_duelist(db, row["id"], request.args.get("other", type=whole_arg))
         except RuleError as err:
             return refused(rule_message(err), 422, err.rule)
     return jsonify(player={"id": row["id"], "character": row["character"]},

@@ -1,4 +1,4 @@
-"""Every game table (duels, Coup, castle games, battles) stored as its setup and steps.
+"""Every game table (duels, Coup, underworld games, battles) stored as its setup and steps.
 
 A game row holds its kind, its number within that kind (what screens, URLs and the API
 call its id: "duel 3", "Coup table 2"), its setup and a version. Its steps are appended

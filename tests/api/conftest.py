@@ -1,5 +1,5 @@
 """A world for checking the API against its document: players, a duel, a Coup table, a
-castle game, two squads and a battle, all made through the API itself."""
+underworld game, two squads and a battle, all made through the API itself."""
 
 from __future__ import annotations
 

@@ -81,7 +81,7 @@ def now(tmp_path):
     return Upgraded(tmp_path, "readings-now")
 
 
-def castle_ids(name: str) -> dict[str, int]:
+def underworld_ids(name: str) -> dict[str, int]:
     return expected(name)["_legend"]["castle_readings"]
 
 
@@ -98,7 +98,7 @@ def test_every_answer_of_the_api_is_what_it_was_before_the_upgrade(name, tmp_pat
 
 
 def test_U9_U13_the_reported_castle_game_reads_as_recorded_and_is_marked(v1):
-    number = castle_ids("readings-v1")["event_ended_after_a_challenge_won"]
+    number = underworld_ids("readings-v1")["event_ended_after_a_challenge_won"]
     game = v1.get(f"/api/v1/castle/{number}").get_json()
     assert game["rules"] == {"reading": 1, "today": 2, "earlier": True, "unread": []}
     # The "event done" today's reading would refuse (U5) is in the record, as recorded.
@@ -110,7 +110,7 @@ def test_U9_U13_the_reported_castle_game_reads_as_recorded_and_is_marked(v1):
 
 
 def test_U9_U13_a_game_both_readings_replay_but_show_otherwise_is_read_as_recorded(v1):
-    number = castle_ids("readings-v1")["left_after_a_challenge_won"]
+    number = underworld_ids("readings-v1")["left_after_a_challenge_won"]
     game = v1.get(f"/api/v1/castle/{number}").get_json()
     # Today's reading would offer the class card after the challenge won; the game was
     # recorded when the event was still followed after it.
@@ -119,14 +119,14 @@ def test_U9_U13_a_game_both_readings_replay_but_show_otherwise_is_read_as_record
 
 
 def test_U9_U13_a_game_both_readings_show_alike_is_not_marked(v1):
-    number = castle_ids("readings-v1")["challenge_lost"]
+    number = underworld_ids("readings-v1")["challenge_lost"]
     game = v1.get(f"/api/v1/castle/{number}").get_json()
     assert game["rules"] == {"reading": 2, "today": 2, "earlier": False, "unread": []}
     assert "Recorded under earlier rules." not in v1.screen(f"/underworld/{number}")
 
 
 def test_U9_U13_a_game_recorded_under_the_earlier_reading_goes_on_under_it(v1):
-    number = castle_ids("readings-v1")["left_after_a_challenge_won"]
+    number = underworld_ids("readings-v1")["left_after_a_challenge_won"]
     game = v1.get(f"/api/v1/castle/{number}").get_json()
     assert v1.sql("SELECT reading FROM games WHERE kind = 'underworld' AND number = ?",
                   [number]) == [(None,)]
@@ -161,7 +161,7 @@ def test_a_step_no_reading_replays_is_shown_as_recorded_and_blocks_only_going_on
     """A step that every reading the code knows refuses (a later rules change, or a
     damaged row) never makes the game unreadable: the state is that of the steps before
     it, the step is listed as recorded, going on is refused until it is undone."""
-    number = castle_ids("readings-now")["challenge_lost"]
+    number = underworld_ids("readings-now")["challenge_lost"]
     before = now.get(f"/api/v1/castle/{number}").get_json()
     (key,) = now.sql("SELECT id FROM games WHERE kind = 'underworld' AND number = ?",
                      [number])[0]

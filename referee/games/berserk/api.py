@@ -5,7 +5,9 @@ layer's (referee.api.games)."""
 
 from __future__ import annotations
 
-from flask import abort, jsonify
+from collections.abc import Callable
+
+from flask import jsonify
 
 from referee.api import games as game_api
 from referee.api import paging
@@ -16,9 +18,7 @@ from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.berserk import registered, service, squads
 from referee.games.berserk import rules as berserk
-from referee.games.berserk.schemas import (
-    BattleAction,
-    BattleNew,
+from referee.games.berserk.answers import (
     BerserkBattle,
     BerserkBattleStale,
     BerserkDeck,
@@ -31,6 +31,11 @@ from referee.games.berserk.schemas import (
     BerserkSquadSaves,
     BerserkSquadStale,
     BerserkSquadSummary,
+)
+from referee.games.berserk.documents import Store
+from referee.games.berserk.schemas import (
+    BattleAction,
+    BattleNew,
     DeckChange,
     DeckCheck,
     DeckNew,
@@ -145,11 +150,18 @@ BATTLE = game_api.GameApi(kind=service.KIND, load=service.load, show=battle_json
 WRITTEN = {200: BerserkBattle, 409: BerserkBattleStale}
 
 
-def _squad_or_404(squad_id: int) -> dict:
-    row = squads.get(get_db(), squad_id)
-    if row is None:
-        abort(404)
-    return row
+def _listed(store: Store, to_json: Callable[[dict], dict]):
+    """Stored squads or decks, newest first; ?player=<id> keeps that player's; ?limit=
+    (1000) and ?before=<id> page back."""
+    player_id, limit = game_api.player_filter(), paging.limit(1000)
+    found = store.listing(get_db(), player_id, limit + 1, paging.id_arg("before"))
+    return paging.paged(found, limit, store.count(get_db(), player_id), "before", to_json)
+
+
+def _saves(store: Store, doc_id: int) -> list[dict]:
+    """Every save of a squad or deck, newest first: its version, who, when and what."""
+    return [{"version": e["seq"], "at": e["at"], "referee": e["referee"],
+             store.body: e[store.body]} for e in store.edits(get_db(), doc_id)]
 
 
 # Decks and squads -------------------------------------------------------------------
@@ -186,10 +198,7 @@ def check_squad(body: SquadCheck):
 def list_squads():
     """Saved squads, newest first; ?player=<id> keeps that player's; ?limit= (1000) and
     ?before=<id> page back."""
-    player_id, limit = game_api.player_filter(), paging.limit(1000)
-    found = squads.listing(get_db(), player_id, limit + 1, paging.id_arg("before"))
-    return paging.paged(found, limit, squads.count(get_db(), player_id), "before",
-                        squad_json)
+    return _listed(squads.STORE, squad_json)
 
 
 @bp.operation("post", "/squads", {201: BerserkSquad}, body=SquadNew)
@@ -206,17 +215,15 @@ def create_squad(body: SquadNew):
 @bp.operation("get", "/squads/<int:squad_id>", {200: BerserkSquadSaves})
 def get_squad(squad_id: int):
     """One squad with its counts and every save (who and when)."""
-    row = _squad_or_404(squad_id)
-    return jsonify({**squad_json(row), "edits": [
-        {"version": e["seq"], "at": e["at"], "referee": e["referee"], "squad": e["squad"]}
-        for e in squads.edits(get_db(), squad_id)]})
+    row = found_or_404(squads.get, squad_id)
+    return jsonify({**squad_json(row), "edits": _saves(squads.STORE, squad_id)})
 
 
 @bp.operation("put", "/squads/<int:squad_id>", {200: BerserkSquad, 409: BerserkSquadStale},
               body=SquadChange, load=squads.get)
 def update_squad(squad_id: int, body: SquadChange):
     """Change a squad; fields left out keep their value. A stale version is 409."""
-    row = _squad_or_404(squad_id)
+    row = found_or_404(squads.get, squad_id)
     sent = body.sent()
     chosen = squads.picks_from_json(sent["cards"]) if "cards" in sent else squads.picks(row)
     settings = service.read_settings(sent["settings"] if "settings" in sent
@@ -235,13 +242,6 @@ def update_squad(squad_id: int, body: SquadChange):
 # Registered decks (B14) ------------------------------------------------------------
 
 
-def _registered_or_404(deck_id: int) -> dict:
-    row = registered.get(get_db(), deck_id)
-    if row is None:
-        abort(404)
-    return row
-
-
 @bp.operation("post", "/registered-decks/check", {200: BerserkDeckSummary}, body=DeckCheck)
 def check_deck(body: DeckCheck):
     """Count a deck against B14 without registering it: cards, copies, unique cards."""
@@ -256,10 +256,7 @@ def check_deck(body: DeckCheck):
 def list_registered():
     """Registered decks, newest first; ?player=<id> keeps that player's (one at most);
     ?limit= (1000) and ?before=<id> page back."""
-    player_id, limit = game_api.player_filter(), paging.limit(1000)
-    found = registered.listing(get_db(), player_id, limit + 1, paging.id_arg("before"))
-    return paging.paged(found, limit, registered.count(get_db(), player_id), "before",
-                        registered_json)
+    return _listed(registered.STORE, registered_json)
 
 
 @bp.operation("post", "/registered-decks", {201: BerserkRegisteredDeck}, body=DeckNew)
@@ -278,12 +275,9 @@ def register_deck(body: DeckNew):
 def get_registered(deck_id: int):
     """One registered deck with its counts, every save (who and when) and the squads of
     its player."""
-    row = _registered_or_404(deck_id)
-    db = get_db()
-    return jsonify({**registered_json(row), "edits": [
-        {"version": e["seq"], "at": e["at"], "referee": e["referee"], "deck": e["deck"]}
-        for e in registered.edits(db, deck_id)],
-        "squads": [s["id"] for s in squads.listing(db, row["player_id"])]})
+    row = found_or_404(registered.get, deck_id)
+    return jsonify({**registered_json(row), "edits": _saves(registered.STORE, deck_id),
+                    "squads": [s["id"] for s in squads.listing(get_db(), row["player_id"])]})
 
 
 @bp.operation("put", "/registered-decks/<int:deck_id>",
@@ -292,7 +286,7 @@ def get_registered(deck_id: int):
 def update_registered(deck_id: int, body: DeckChange):
     """Change a registered deck; fields left out keep their value. A stale version is
     409."""
-    row = _registered_or_404(deck_id)
+    row = found_or_404(registered.get, deck_id)
     sent = body.sent()
     counts = (registered.counts_from_json(sent["cards"]) if "cards" in sent
               else registered.held(row))

@@ -13,27 +13,21 @@ checked against a deck. Once a deck is registered, the player's squads must come
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 
 from sqlite_utils import Database
 
 from referee.decks import Deck
-from referee.errors import Conflict
 from referee.games.berserk import rules as berserk
-from referee.games.berserk import service as battles
+from referee.games.berserk.documents import NOT_IN_DECK, Store, bounded, name_of, player_of
+from referee.games.berserk.files import deck as deck_file
+from referee.games.berserk.game import read_settings
 from referee.games.berserk.rules import Card, DeckSummary, Settings
-from referee.rules import N_, RuleError, whole
-from referee.store import fold, write
-from referee.store import players as player_rows
-from referee.store.db import fetch, where
-from referee.store.events import now
-from referee.store.ledger import new_id
+from referee.rules import N_, RuleError
+from referee.store import write
 
 COUNT_LIMIT = 99  # copies of one card a form or request may name, far above any limit
-NAME_LIMIT = 60
 
-NOT_IN_DECK = N_("Card %(card)s is not in the deck %(deck)s; pick one of its cards.")
 BAD_CARDS = N_("The cards of a registered deck are a list like {\"code\": \"B01\", "
                "\"count\": 3}, each card once; %(detail)s.")
 BAD_COUNT = N_("The count of %(card)s must be a whole number from 0 to %(limit)s, not "
@@ -50,12 +44,10 @@ OTHER_FILE = N_("The deck registered for %(player)s is made of %(deck)s cards; b
 
 
 def _count(code: str, raw: object) -> int:
-    if isinstance(raw, str) and (number := whole(raw)) is not None:
-        raw = number
-    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= COUNT_LIMIT:
+    if (number := bounded(raw, COUNT_LIMIT)) is None:
         raise RuleError("B14", BAD_COUNT, card=code[:20], limit=COUNT_LIMIT,
                         value=str(raw)[:20])
-    return raw
+    return number
 
 
 def counts_from_json(raw: object) -> dict[str, int]:
@@ -107,72 +99,19 @@ def summary(deck: Deck, counts: Mapping[str, int], settings: Settings) -> DeckSu
 # Stored decks ---------------------------------------------------------------------------
 
 
-def _decode(row: dict) -> dict:
-    row["cards"] = json.loads(row["cards"])
-    row["settings"] = json.loads(row["settings"])
-    row["total"] = sum(c["count"] for c in row["cards"])
-    return row
-
-
-_SELECT = """
-SELECT d.*, p.character AS character, p.player AS player_name,
-       c.name AS created_by_name, u.name AS updated_by_name
-FROM berserk_decks d JOIN players p ON p.id = d.player_id
-LEFT JOIN referees c ON c.id = d.created_by LEFT JOIN referees u ON u.id = d.updated_by
-"""
-
-
-def get(db: Database, deck_id: object) -> dict | None:
-    """A registered deck with its player's character and who made and last saved it."""
-    if type(deck_id) is not int:
-        return None
-    rows = fetch(db, _SELECT + " WHERE d.id = ?", [deck_id])
-    return _decode(rows[0]) if rows else None
-
-
-def of_player(db: Database, player_id: object) -> dict | None:
-    """The deck a player has registered, or None."""
-    if type(player_id) is not int:
-        return None
-    rows = fetch(db, _SELECT + " WHERE d.player_id = ?", [player_id])
-    return _decode(rows[0]) if rows else None
-
-
-def listing(db: Database, player_id: int | None = None, limit: int = -1,
-            before: int | None = None) -> list[dict]:
-    """Registered decks, newest first; only one player's when asked.
-    At most ``limit`` (all by default), only older than id ``before`` if given."""
-    condition, params = where(("d.player_id = ?", player_id), ("d.id < ?", before))
-    return [_decode(r) for r in fetch(db, _SELECT + condition + " ORDER BY d.id DESC LIMIT ?",
-                                      [*params, limit])]
-
-
-def count(db: Database, player_id: int | None = None) -> int:
-    """How many there are (a player's, when asked)."""
-    condition, params = where(("d.player_id = ?", player_id))
-    return db.execute("SELECT count(*) FROM berserk_decks d" + condition, params).fetchone()[0]
-
-
-def edits(db: Database, deck_id: int) -> list[dict]:
-    """Every save of a registered deck, newest first, with the referee's name."""
-    rows = fetch(db, """
-        SELECT e.*, r.name AS referee FROM berserk_deck_edits e
-        LEFT JOIN referees r ON r.id = e.referee_id WHERE e.deck_id = ? ORDER BY e.seq DESC
-        """, [deck_id])
-    for row in rows:
-        row["deck"] = json.loads(row["deck"])
-        row["total"] = sum(c["count"] for c in row["deck"]["cards"])
-    return rows
+STORE = Store("berserk_decks", "berserk_deck_edits", "deck", NO_DECK,
+              total=lambda cards: sum(c["count"] for c in cards))
+get, of_player, listing, count, edits = (STORE.get, STORE.of_player, STORE.listing,
+                                         STORE.count, STORE.edits)
 
 
 def check(player_id: object, name: object, deck_name: object, counts: Mapping[str, int],
           settings: Settings) -> dict:
     """The deck as it would be stored; RuleError for the first thing wrong with it (B14)."""
-    if not isinstance(name, str) or len(name.strip()) > NAME_LIMIT:
-        raise RuleError(None, BAD_NAME, limit=NAME_LIMIT)
-    deck = battles.deck(deck_name)
+    name = name_of(name, BAD_NAME)
+    deck = deck_file(deck_name)
     berserk.check_deck(cards_of(deck, counts), settings)
-    return {"player_id": player_id, "name": name.strip(), "deck": deck.name,
+    return {"player_id": player_id, "name": name, "deck": deck.name,
             "cards": counts_json(counts), "settings": berserk.settings_to_dict(settings)}
 
 
@@ -183,41 +122,21 @@ def save(db: Database, referee_id: int | None, deck_id: int | None, *, player_id
     with write(db):
         old = None
         if deck_id is not None:
-            old = get(db, deck_id)
-            if old is None:
-                raise RuleError(None, NO_DECK, id=str(deck_id))
-            if version is not None and version != old["version"]:
-                raise Conflict(old)
+            old = STORE.current(db, deck_id, version)
             player_id = old["player_id"]  # a registered deck stays its player's
-        player = player_rows.get(db, player_id) if type(player_id) is int else None
-        if player is None:
-            raise RuleError(None, battles.NO_PLAYER, id=str(player_id)[:20])
+        player = player_of(db, player_id)
         if old is None and (mine := of_player(db, player_id)) is not None:
             raise RuleError(None, ALREADY, player=player["character"], id=mine["id"])
-        stored = check(player_id, name, deck, counts, settings)
-        at = now()
-        values = {**stored, "cards": json.dumps(stored["cards"]),
-                  "settings": json.dumps(stored["settings"])}
-        if old is None:
-            deck_id, seq = new_id(db, "berserk_decks"), 1
-            fold.row(db, "berserk_decks", {
-                **values, "id": deck_id, "version": 1, "created_by": referee_id,
-                "created_at": at, "updated_by": referee_id, "updated_at": at})
-        else:
-            seq = old["version"] + 1
-            fold.change(db, "berserk_decks", {"id": deck_id}, {
-                **values, "version": seq, "updated_by": referee_id, "updated_at": at})
-        fold.row(db, "berserk_deck_edits", {
-            "id": new_id(db, "berserk_deck_edits"), "deck_id": deck_id, "seq": seq, "at": at,
-            "referee_id": referee_id, "deck": json.dumps(stored, ensure_ascii=False)})
+        deck_id = STORE.write(db, referee_id, deck_id,
+                              check(player_id, name, deck, counts, settings), old=old)
     return get(db, deck_id)
 
 
 def problems_of(row: dict) -> tuple[RuleError, ...]:
     """What is wrong with a registered deck now (its deck file may have changed since)."""
     try:
-        settings = battles.read_settings(row["settings"])
-        return summary(battles.deck(row["deck"]), held(row), settings).problems
+        settings = read_settings(row["settings"])
+        return summary(deck_file(row["deck"]), held(row), settings).problems
     except RuleError as err:
         return (err,)
 

@@ -5,32 +5,30 @@ from it."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.decks import search
-from referee.errors import Conflict
-from referee.games.berserk import registered as service
+from referee.games.berserk import registered, squads
 from referee.games.berserk import rules as berserk
-from referee.games.berserk import service as battles
-from referee.games.berserk import squads
+from referee.games.berserk.documents_web import Editor, deck_files, found_refusal
+from referee.games.berserk.files import deck as deck_file
+from referee.games.berserk.game import changed_settings
 from referee.games.berserk.rules import deck as deck_rules
 from referee.games.berserk.rules.squad import UNIQUE_COPIES
-from referee.games.berserk.squads_web import found_refusal
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import settings_or_error
-from referee.games.berserk.words import DECK_STALE as STALE
+from referee.games.berserk.words import DECK_STALE
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
 from referee.web.once import once_form
-from referee.web.screens import form_version, is_htmx, list_page
+from referee.web.screens import form_version, list_page
 from referee.web.security import referee_required
 
 bp = Blueprint("berserk_decks", __name__, url_prefix="/berserk/registered-decks")
 
 PICK_PLAYER = N_("Choose the player whose deck this is.")
-NO_DECKS = N_("There is no deck of Berserk-style cards; add one to printables/decks.")
 CHANGED_DECK = N_("Another deck file was chosen: the counts start again from nothing.")
 
 HINTS = {
@@ -53,7 +51,7 @@ def draft_of(row: dict) -> dict:
     """A stored registered deck as the form's draft."""
     return {"deck_id": row["id"], "version": row["version"], "player_id": row["player_id"],
             "name": row["name"], "deck": row["deck"], "deck_was": row["deck"], "q": "",
-            "counts": service.held(row)}
+            "counts": registered.held(row)}
 
 
 def hint_of(err: RuleError) -> str:
@@ -72,8 +70,8 @@ def added(deck, counts: dict, code: str, settings: berserk.Settings) -> RuleErro
     size), None when it may be added. Too few cards is no reason to refuse a card, and a
     problem that stays exactly as it was is not this copy's doing."""
     more = {**counts, code: counts.get(code, 0) + 1}
-    before = {_key(p) for p in service.summary(deck, counts, settings).problems}
-    for problem in service.summary(deck, more, settings).problems:
+    before = {_key(p) for p in registered.summary(deck, counts, settings).problems}
+    for problem in registered.summary(deck, more, settings).problems:
         if _key(problem) in before or problem.message == deck_rules.TOO_FEW:
             continue
         if problem.params.get("card", code) == code:
@@ -87,9 +85,7 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
     """Everything the registration form shows; applies one + or − first. The flag says
     whether that + was refused (the counts then stay as they were)."""
     db = get_db()
-    decks = battles.decks()
-    if not decks:
-        abort(404, description=gettext(NO_DECKS))
+    decks = deck_files()
     deck = decks.get(draft["deck"]) or next(iter(decks.values()))
     settings = settings or berserk.PUBLISHED
     refused = False
@@ -100,8 +96,8 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
         elif draft["deck_was"] and draft["deck_was"] != deck.name:
             notice = gettext(CHANGED_DECK)
         elif draft["deck_was"]:
-            counts = service.counts_from_form(draft["form"], deck)
-        service.cards_of(deck, counts)
+            counts = registered.counts_from_form(draft["form"], deck)
+        registered.cards_of(deck, counts)
     except RuleError as err:
         counts, error = {e.code: 0 for e in deck.cards}, localized(err)
     form = draft.get("form") or {}
@@ -120,7 +116,7 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
             refusal, refused = localized(problem), True
     elif form.get("minus") in counts and counts[form["minus"]] > 0:
         counts[form["minus"]] -= 1
-    summary = service.summary(deck, counts, settings)
+    summary = registered.summary(deck, counts, settings)
     problems = [localized(p) for p in summary.problems]
     if error in problems:
         error = None  # it stands in the bar of counts already
@@ -132,16 +128,16 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
         rows.append({"entry": entry, "card": entry.card, "count": counts[entry.code],
                      "hint": hint_of(problem) if problem else None,
                      "shown": shown is None or entry.code in shown})
-    row = service.get(db, draft["deck_id"]) if draft["deck_id"] else None
+    row = registered.get(db, draft["deck_id"]) if draft["deck_id"] else None
     player = player_rows.get(db, draft["player_id"]) if draft["player_id"] else None
     view = {
         "draft": {**draft, "deck": deck.name}, "registered": row, "player": player,
         "players": player_rows.search(db, "") if row is None else [],
         "decks": decks, "deck": deck, "rows": rows, "summary": summary,
         "problems": problems,
-        "settings": settings, "settings_open": bool(battles.changed_settings(settings)),
+        "settings": settings, "settings_open": bool(changed_settings(settings)),
         "refusal": refusal, "error": error, "notice": notice,
-        "edits": service.edits(db, row["id"]) if row else [],
+        "edits": registered.edits(db, row["id"]) if row else [],
         "squads": squads.listing(db, row["player_id"]) if row else [],
     }
     if row:
@@ -150,11 +146,8 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
     return view, refused
 
 
-def page(view: dict, status: int = 200):
-    """The form alone for htmx, else the whole page."""
-    if is_htmx():
-        return render_template("berserk/_register.html", **view), status
-    return render_template("berserk/registered.html", **view), status
+EDITOR = Editor(registered.STORE, "berserk/registered.html", "berserk/_register.html",
+                form_view, draft_of, DECK_STALE)
 
 
 # Routes --------------------------------------------------------------------------------
@@ -164,8 +157,8 @@ def page(view: dict, status: int = 200):
 @referee_required
 def index():
     """Registered decks, newest first; ?player=<id> keeps that player's."""
-    return list_page("berserk/registered_list.html", service.listing, "decks",
-                     problems=lambda listed: {d["id"]: service.problems_of(d)
+    return list_page("berserk/registered_list.html", registered.listing, "decks",
+                     problems=lambda listed: {d["id"]: registered.problems_of(d)
                                               for d in listed})
 
 
@@ -175,13 +168,12 @@ def new():
     """An empty registration, for the player given by ?player=<id> if any (a player who
     has registered a deck already is shown theirs)."""
     player_id = request.args.get("player", type=whole_arg)
-    mine = service.of_player(get_db(), player_id)
+    mine = registered.of_player(get_db(), player_id)
     if mine is not None:
         return redirect(url_for("berserk_decks.show", deck_id=mine["id"]))
     draft = {"deck_id": None, "version": None, "player_id": player_id, "name": "",
              "deck": request.args.get("deck", ""), "deck_was": "", "q": "", "counts": {}}
-    view, _ = form_view(draft)
-    return render_template("berserk/registered.html", **view)
+    return EDITOR.page(form_view(draft)[0])
 
 
 @bp.post("/build")
@@ -190,33 +182,26 @@ def build():
     a change of deck file or numbers. Nothing is stored; a refused copy is 422."""
     settings, error = settings_or_error()
     view, refused = form_view(draft_from_form(), settings=settings, error=error)
-    return page(view, 422 if refused or error or view["error"] else 200)
+    return EDITOR.form(view, 422 if refused or error or view["error"] else 200)
 
 
 def _save(deck_id: int | None):
     draft = draft_from_form()
-    settings, error = settings_or_error()
-    if error:
-        view, _ = form_view(draft, settings=settings, error=error)
-        return render_template("berserk/registered.html", **view), 422
-    try:
+
+    def store(settings: berserk.Settings) -> dict:
         if draft["player_id"] is None and deck_id is None:
             raise RuleError(None, PICK_PLAYER)
-        deck = battles.deck(draft["deck"])
-        counts = service.counts_from_form(request.form, deck)
+        deck = deck_file(draft["deck"])
+        counts = registered.counts_from_form(request.form, deck)
         if draft["deck_was"] and draft["deck_was"] != deck.name:
             counts = {}
-        row = service.save(get_db(), current_referee()["id"], deck_id,
-                           player_id=draft["player_id"], name=draft["name"], deck=deck.name,
-                           counts=counts, settings=settings, version=draft["version"])
-    except Conflict as err:
-        view, _ = form_view(draft_of(err.fresh), settings=battles.read_settings(
-            err.fresh["settings"]), notice=gettext(STALE))
-        return render_template("berserk/registered.html", **view), 409
-    except RuleError as err:
-        view, _ = form_view(draft, settings=settings, error=localized(err))
-        return render_template("berserk/registered.html", **view), 422
-    return redirect(url_for("berserk_decks.show", deck_id=row["id"]), code=303)
+        return registered.save(get_db(), current_referee()["id"], deck_id,
+                               player_id=draft["player_id"], name=draft["name"],
+                               deck=deck.name, counts=counts, settings=settings,
+                               version=draft["version"])
+
+    return EDITOR.save(draft, store, lambda row: redirect(
+        url_for("berserk_decks.show", deck_id=row["id"]), code=303))
 
 
 @bp.post("")
@@ -233,20 +218,11 @@ def create():
 def show(deck_id: int):
     """A registered deck in the form, with every save (who and when) and the player's
     squads checked against it."""
-    row = service.get(get_db(), deck_id)
-    if row is None:
-        abort(404)
-    try:
-        settings = battles.read_settings(row["settings"])
-    except RuleError:
-        settings = berserk.PUBLISHED
-    view, _ = form_view(draft_of(row), settings=settings)
-    return render_template("berserk/registered.html", **view)
+    return EDITOR.show(EDITOR.stored(deck_id))
 
 
 @bp.post("/<int:deck_id>")
 def update(deck_id: int):
     """Save a change of the deck made against the version the form was opened at."""
-    if service.get(get_db(), deck_id) is None:
-        abort(404)
+    EDITOR.stored(deck_id)
     return _save(deck_id)

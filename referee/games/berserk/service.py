@@ -9,14 +9,14 @@ from two saved squads, and rebuilds the battle's record for the screens.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
-from referee.decks import Deck, DeckError, deck_paths, load_file
 from referee.games import service as games
 from referee.games.berserk import rules as berserk
+from referee.games.berserk import squads
+from referee.games.berserk.files import deck, decks  # noqa: F401  (re-exported)
 
 # Re-exported: the screens and the API read the settings through this module.
 from referee.games.berserk.game import (  # noqa: F401
@@ -40,43 +40,6 @@ from referee.store import players as player_rows
 
 KIND = "berserk"
 
-# Decks -------------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=32)
-def _deck_file(path: str, mtime_ns: int, size: int) -> Deck | None:
-    """A deck file read once per version of it (reading every deck takes ~60 ms)."""
-    try:
-        return load_file(path)
-    except DeckError:
-        return None  # the Print page reports broken files; here they are just left out
-
-
-def decks() -> dict[str, Deck]:
-    """Every readable deck of Berserk-style cards, by name."""
-    found = {}
-    for name, path in deck_paths().items():
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        deck = _deck_file(str(path), stat.st_mtime_ns, stat.st_size)
-        if deck is not None and deck.kind == KIND:
-            found[name] = deck
-    return found
-
-
-def deck(name: object) -> Deck:
-    """One Berserk deck; RuleError naming the decks there are."""
-    found = decks()
-    if not isinstance(name, str) or name not in found:
-        raise RuleError(None, NO_DECK, deck=str(name)[:40], decks=", ".join(found) or "-")
-    return found[name]
-
-
-# Settings (B11–B14) --------------------------------------------------------------------
-
-
 # Starting a battle from two saved squads -------------------------------------------------
 
 
@@ -91,8 +54,6 @@ def create(db: Database, referee_id: int | None, squad_a: object, squad_b: objec
            settings: Settings) -> games.Game:
     """Put two saved squads in play; the engine checks them first (B12–B14), and each
     against its player's registered deck (B14)."""
-    from referee.games.berserk import squads
-
     rows = []
     for squad_id in (squad_a, squad_b):
         row = squads.get(db, squad_id) if type(squad_id) is int else None
@@ -107,7 +68,7 @@ def create(db: Database, referee_id: int | None, squad_a: object, squad_b: objec
             raise hired[0]
     players = [player_rows.get(db, r["player_id"]) for r in rows]
     setup = {"settings": berserk.settings_to_dict(settings)}
-    for side, row in zip(SIDES, rows):
+    for side, row in zip(SIDES, rows, strict=True):
         setup[side] = side_setup(row, squads.cards_of(deck(row["deck"]), squads.picks(row)))
     title = f"{players[0]['character']} — {players[1]['character']}"
     return games.create(db, referee_id, KIND, setup, [r["player_id"] for r in rows], title)
@@ -191,7 +152,7 @@ def record(game: games.Game) -> Record:
 def _deaths(action: berserk.Action, before: Battle, after: Battle) -> tuple[str, ...]:
     """Who died by this action (B10): only the creatures it names can have."""
     named = {getattr(action, k, None) for k in ("attacker", "target", "creature")}
-    return tuple(c.id for c, was in zip(after.creatures, before.creatures)
+    return tuple(c.id for c, was in zip(after.creatures, before.creatures, strict=True)
                  if c.id in named and c.dead and not was.dead)
 
 

@@ -11,31 +11,25 @@ squad.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sqlite_utils import Database
 
 from referee.decks import Deck
-from referee.errors import Conflict
 from referee.games.berserk import registered
 from referee.games.berserk import rules as berserk
-from referee.games.berserk import service as battles
+from referee.games.berserk.documents import NOT_IN_DECK, Store, bounded, name_of, player_of
+from referee.games.berserk.files import deck as deck_file
+from referee.games.berserk.game import NO_SQUAD, read_settings
 from referee.games.berserk.rules import Card, Settings, SquadSummary
-from referee.rules import N_, RuleError, whole
-from referee.store import fold, write
-from referee.store import players as player_rows
-from referee.store.db import fetch, where
-from referee.store.events import now
-from referee.store.ledger import new_id
+from referee.rules import N_, RuleError
+from referee.store import write
 
 SEATS = ("first", "second")
-NAME_LIMIT = 60
 X_LIMIT = 99
 CARD_LIMIT = 99  # a sanity bound for one form or request, far above any squad
 
-NOT_IN_DECK = N_("Card %(card)s is not in the deck %(deck)s; pick one of its cards.")
 X_RANGE = N_("X of %(card)s must be a whole number from 0 to %(limit)s, not %(value)s.")
 BAD_PICKS = N_("The cards of a squad are a list of picks like {\"code\": \"B01\"}, with "
                "\"x\" for a card of cost X; %(detail)s.")
@@ -69,11 +63,9 @@ class Pick:
 def _x(code: str, raw: object) -> int | None:
     if raw is None:
         return None
-    if isinstance(raw, str) and (number := whole(raw)) is not None:
-        raw = number
-    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= X_LIMIT:
+    if (number := bounded(raw, X_LIMIT)) is None:
         raise RuleError("B2", X_RANGE, card=code, limit=X_LIMIT, value=str(raw)[:20])
-    return raw
+    return number
 
 
 def picks_from_json(raw: object) -> tuple[Pick, ...]:
@@ -162,65 +154,22 @@ def counts(chosen: Iterable[Pick]) -> dict[str, int]:
 # Stored squads --------------------------------------------------------------------------
 
 
-def _decode(row: dict) -> dict:
-    row["cards"] = json.loads(row["cards"])
-    row["settings"] = json.loads(row["settings"])
-    return row
-
-
-_SELECT = """
-SELECT s.*, p.character AS character, p.player AS player_name,
-       c.name AS created_by_name, u.name AS updated_by_name
-FROM berserk_squads s JOIN players p ON p.id = s.player_id
-LEFT JOIN referees c ON c.id = s.created_by LEFT JOIN referees u ON u.id = s.updated_by
-"""
-
-
-def get(db: Database, squad_id: int) -> dict | None:
-    """A squad with its player's character and who made and last saved it."""
-    rows = fetch(db, _SELECT + " WHERE s.id = ?", [squad_id])
-    return _decode(rows[0]) if rows else None
-
-
-def listing(db: Database, player_id: int | None = None, limit: int = -1,
-            before: int | None = None) -> list[dict]:
-    """Squads, newest first; only one player's when asked.
-    At most ``limit`` (all by default), only older than id ``before`` if given."""
-    condition, params = where(("s.player_id = ?", player_id), ("s.id < ?", before))
-    return [_decode(r) for r in fetch(db, _SELECT + condition + " ORDER BY s.id DESC LIMIT ?",
-                                      [*params, limit])]
-
-
-def count(db: Database, player_id: int | None = None) -> int:
-    """How many there are (a player's, when asked)."""
-    condition, params = where(("s.player_id = ?", player_id))
-    return db.execute("SELECT count(*) FROM berserk_squads s" + condition, params).fetchone()[0]
-
-
-def edits(db: Database, squad_id: int) -> list[dict]:
-    """Every save of a squad, newest first, with the referee's name."""
-    rows = fetch(db, """
-        SELECT e.*, r.name AS referee FROM berserk_squad_edits e
-        LEFT JOIN referees r ON r.id = e.referee_id WHERE e.squad_id = ? ORDER BY e.seq DESC
-        """, [squad_id])
-    for row in rows:
-        row["squad"] = json.loads(row["squad"])
-    return rows
+STORE = Store("berserk_squads", "berserk_squad_edits", "squad", NO_SQUAD)
+get, listing, count, edits = STORE.get, STORE.listing, STORE.count, STORE.edits
 
 
 def check(player_id: object, name: object, deck_name: object, seat: object,
           chosen: tuple[Pick, ...], settings: Settings) -> dict:
     """The squad as it would be stored; RuleError for the first thing wrong with it."""
-    if not isinstance(name, str) or len(name.strip()) > NAME_LIMIT:
-        raise RuleError(None, BAD_NAME, limit=NAME_LIMIT)
+    name = name_of(name, BAD_NAME)
     if seat not in SEATS:
         raise RuleError("B12", BAD_SEAT, value=str(seat)[:20])
-    deck = battles.deck(deck_name)
+    deck = deck_file(deck_name)
     cards = cards_of(deck, chosen)
     if not cards:
         raise RuleError("B12", NO_CARDS)
     berserk.check_squad(cards, settings, seat == "first")
-    return {"player_id": player_id, "name": name.strip(), "deck": deck.name, "seat": seat,
+    return {"player_id": player_id, "name": name, "deck": deck.name, "seat": seat,
             "cards": [p.to_dict() for p in chosen],
             "settings": berserk.settings_to_dict(settings)}
 
@@ -230,36 +179,15 @@ def save(db: Database, referee_id: int | None, squad_id: int | None, *, player_i
          settings: Settings, version: int | None = None) -> dict:
     """Create (``squad_id`` None) or change a squad; refused unless it keeps B12–B14."""
     with write(db):
-        if type(player_id) is not int or player_rows.get(db, player_id) is None:
-            raise RuleError(None, battles.NO_PLAYER, id=str(player_id)[:20])
+        player_of(db, player_id)
         squad = check(player_id, name, deck, seat, chosen, settings)
         # B14: once the player has registered a deck, the squad is hired from it
-        cards = cards_of(battles.deck(squad["deck"]), chosen)
+        cards = cards_of(deck_file(squad["deck"]), chosen)
         hired = registered.hire_problems(registered.of_player(db, player_id), squad["deck"],
                                          cards)
         if hired:
             raise hired[0]
-        at = now()
-        values = {**squad, "cards": json.dumps(squad["cards"]),
-                  "settings": json.dumps(squad["settings"])}
-        if squad_id is None:
-            squad_id, seq = new_id(db, "berserk_squads"), 1
-            fold.row(db, "berserk_squads", {
-                **values, "id": squad_id, "version": 1, "created_by": referee_id,
-                "created_at": at, "updated_by": referee_id, "updated_at": at})
-        else:
-            old = get(db, squad_id)
-            if old is None:
-                raise RuleError(None, battles.NO_SQUAD, id=str(squad_id))
-            if version is not None and version != old["version"]:
-                raise Conflict(old)
-            seq = old["version"] + 1
-            fold.change(db, "berserk_squads", {"id": squad_id}, {
-                **values, "version": seq, "updated_by": referee_id, "updated_at": at})
-        fold.row(db, "berserk_squad_edits", {
-            "id": new_id(db, "berserk_squad_edits"), "squad_id": squad_id, "seq": seq,
-            "at": at, "referee_id": referee_id,
-            "squad": json.dumps(squad, ensure_ascii=False)})
+        squad_id = STORE.write(db, referee_id, squad_id, squad, version)
     return get(db, squad_id)
 
 
@@ -267,7 +195,7 @@ def hire_problems(db: Database, squad: dict) -> tuple[RuleError, ...]:
     """B14: what a stored squad breaks of its player's registered deck (none registered:
     nothing), e.g. when the deck was registered or changed after the squad was saved."""
     try:
-        cards = cards_of(battles.deck(squad["deck"]), picks(squad))
+        cards = cards_of(deck_file(squad["deck"]), picks(squad))
     except RuleError as err:
         return (err,)
     return registered.hire_problems(registered.of_player(db, squad["player_id"]),
@@ -278,8 +206,8 @@ def problems_of(squad: dict, db: Database | None = None) -> tuple[RuleError, ...
     """What is wrong with a stored squad now (its deck file may have changed since);
     with ``db`` also what it breaks of its player's registered deck (B14)."""
     try:
-        settings = battles.read_settings(squad["settings"])
-        found = summary(battles.deck(squad["deck"]), picks(squad), settings,
+        settings = read_settings(squad["settings"])
+        found = summary(deck_file(squad["deck"]), picks(squad), settings,
                         squad["seat"]).problems
     except RuleError as err:
         return (err,)

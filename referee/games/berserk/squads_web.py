@@ -6,55 +6,40 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask import Blueprint, redirect, request, session, url_for
 from flask_babel import gettext
 
 from referee.decks import search
-from referee.errors import Conflict
-from referee.games.berserk import registered
+from referee.games.berserk import registered, squads
 from referee.games.berserk import rules as berserk
-from referee.games.berserk import service as battles
-from referee.games.berserk import squads as service
+from referee.games.berserk.documents_web import Editor, deck_files, found_refusal
+from referee.games.berserk.game import changed_settings
 from referee.games.berserk.rules import deck as deck_rules
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import settings_or_error
-from referee.games.berserk.words import SQUAD_STALE as STALE
+from referee.games.berserk.words import SQUAD_STALE
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
 from referee.web.context import current_referee, get_db
 from referee.web.once import once_form
-from referee.web.screens import form_version, is_htmx, list_page
+from referee.web.screens import form_version, list_page
 from referee.web.security import referee_required
 
 bp = Blueprint("berserk_squads", __name__, url_prefix="/berserk/squads")
 
 SAVED = N_("The squad is saved.")
 PICK_PLAYER = N_("Choose the player this squad is for.")
-NO_DECKS = N_("There is no deck of Berserk-style cards; add one to printables/decks.")
 CHANGED_DECK = N_("Another deck was chosen: the squad starts empty.")
 FROM_REGISTERED = N_("%(player)s has registered a deck of %(deck)s cards: the squad is hired "
                      "from it (B14) and starts empty.")
 UNREGISTERED = N_("%(player)s has registered no deck: this squad is not checked against one "
                   "(B14).")
-# Enter in the card search adds the one card it finds (issue 22).
-NONE_FOUND = N_("No card of the deck matches “%(q)s”.")
-MANY_FOUND = N_("Cards matching “%(q)s”: %(n)s. Tap + on the one you mean.")
-
-
-def found_refusal(q: str, found: list) -> str:
-    """Why Enter in a card search added nothing: no card, or more than one, matches."""
-    return gettext(MANY_FOUND if found else NONE_FOUND, q=q.strip()[:40], n=len(found))
-
-
-def _int(raw: str | None) -> int | None:
-    return whole(raw)
-
 
 def draft_from_form() -> dict:
     """The squad the builder form holds (not stored yet)."""
     form = request.form
-    return {"squad_id": _int(form.get("squad_id")), "version": form_version(),
-            "player_id": _int(form.get("player")), "name": form.get("name", ""),
+    return {"squad_id": whole(form.get("squad_id")), "version": form_version(),
+            "player_id": whole(form.get("player")), "name": form.get("name", ""),
             "deck": form.get("deck", ""), "seat": form.get("seat", "first"),
             "tokens": form.getlist("card"), "deck_was": form.get("deck_was", ""),
             "q": form.get("q", "")[:60]}
@@ -64,7 +49,7 @@ def draft_of(squad: dict) -> dict:
     """A stored squad as the builder's draft."""
     return {"squad_id": squad["id"], "version": squad["version"],
             "player_id": squad["player_id"], "name": squad["name"], "deck": squad["deck"],
-            "seat": squad["seat"], "tokens": [p.token for p in service.picks(squad)],
+            "seat": squad["seat"], "tokens": [p.token for p in squads.picks(squad)],
             "deck_was": squad["deck"], "q": ""}
 
 
@@ -108,9 +93,7 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
     one card the search finds (the search's text is the draft's ``q``), with the X the
     function reads for it."""
     db = get_db()
-    decks = battles.decks()
-    if not decks:
-        abort(404, description=gettext(NO_DECKS))
+    decks = deck_files()
     # B14: once the player has registered a deck, the squad is hired from it. A saved
     # squad built from another deck file is shown as it is, with that problem.
     hired_from = registered.of_player(db, draft["player_id"])
@@ -127,13 +110,13 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
     choices = decks if hired_from is None else {
         name: d for name, d in decks.items() if name in (hired_from["deck"], deck.name)}
     settings = settings or berserk.PUBLISHED
-    seat = draft["seat"] if draft["seat"] in service.SEATS else "first"
+    seat = draft["seat"] if draft["seat"] in squads.SEATS else "first"
     refused = False
     try:
-        picks = service.picks_from_tokens(draft["tokens"])
+        picks = squads.picks_from_tokens(draft["tokens"])
         if draft["deck_was"] and draft["deck_was"] != deck.name:
             picks, notice = (), gettext(CHANGED_DECK)
-        service.cards_of(deck, picks)
+        squads.cards_of(deck, picks)
     except RuleError as err:
         picks, error = (), localized(err)
     q = draft.get("q", "")
@@ -150,21 +133,21 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
                 refusal, refused = localized(err), True
     if add is not None:
         try:
-            picks = service.add(deck, picks, service.Pick(*add), settings, seat, hired_from)
+            picks = squads.add(deck, picks, squads.Pick(*add), settings, seat, hired_from)
         except RuleError as err:
             refusal, refused = localized(err), True
     if remove is not None:
-        picks = service.remove(picks, remove)
-    summary = service.summary(deck, picks, settings, seat)
-    hired = registered.hire_problems(hired_from, deck.name, service.cards_of(deck, picks))
-    counts = service.counts(picks)
+        picks = squads.remove(picks, remove)
+    summary = squads.summary(deck, picks, settings, seat)
+    hired = registered.hire_problems(hired_from, deck.name, squads.cards_of(deck, picks))
+    counts = squads.counts(picks)
     rows = []
     for entry in deck.cards:
         if held is not None and not held.get(entry.code) and not counts.get(entry.code):
             continue  # B14: only the cards the registered deck holds
         hint = None
         try:
-            service.add(deck, picks, service.Pick(entry.code, 0 if entry.card.variable_cost
+            squads.add(deck, picks, squads.Pick(entry.code, 0 if entry.card.variable_cost
                                                   else None), settings, seat, hired_from)
         except RuleError as err:
             hint = hint_of(err)  # a short mark; the whole reason shows when it is tapped
@@ -172,7 +155,7 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
         rows.append({"entry": entry, "card": entry.card, "count": counts.get(entry.code, 0),
                      "hint": hint, "xs": xs, "shown": shown is None or entry.code in shown,
                      "held": held.get(entry.code, 0) if held is not None else None})
-    squad = service.get(db, draft["squad_id"]) if draft["squad_id"] else None
+    squad = squads.get(db, draft["squad_id"]) if draft["squad_id"] else None
     player = player_rows.get(db, draft["player_id"]) if draft["player_id"] else None
     view = {
         "draft": {**draft, "seat": seat, "deck": deck.name}, "squad": squad, "player": player,
@@ -182,19 +165,16 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
         "hired_from": hired_from,
         "unregistered": gettext(UNREGISTERED, player=player["character"])
         if player and hired_from is None else None,
-        "settings": settings, "settings_open": bool(battles.changed_settings(settings)),
+        "settings": settings, "settings_open": bool(changed_settings(settings)),
         "refusal": refusal, "error": error, "notice": notice,
-        "crystals": {s: settings.crystals(s == "first") for s in service.SEATS},
-        "edits": service.edits(db, squad["id"]) if squad else [],
+        "crystals": {s: settings.crystals(s == "first") for s in squads.SEATS},
+        "edits": squads.edits(db, squad["id"]) if squad else [],
     }
     return view, refused
 
 
-def page(view: dict, status: int = 200):
-    """The builder alone for htmx, else the whole page."""
-    if is_htmx():
-        return render_template("berserk/_builder.html", **view), status
-    return render_template("berserk/squad.html", **view), status
+EDITOR = Editor(squads.STORE, "berserk/squad.html", "berserk/_builder.html", builder,
+                draft_of, SQUAD_STALE)
 
 
 # Routes --------------------------------------------------------------------------------
@@ -205,8 +185,8 @@ def page(view: dict, status: int = 200):
 def index():
     """Saved squads, newest first; ?player=<id> keeps that player's."""
     db = get_db()
-    return list_page("berserk/squads.html", service.listing, "squads",
-                     problems=lambda listed: {s["id"]: service.problems_of(s, db)
+    return list_page("berserk/squads.html", squads.listing, "squads",
+                     problems=lambda listed: {s["id"]: squads.problems_of(s, db)
                                               for s in listed},
                      unregistered=lambda listed: {
                          s["player_id"] for s in listed
@@ -221,8 +201,7 @@ def new():
              "player_id": request.args.get("player", type=whole_arg),
              "name": "", "deck": request.args.get("deck", ""), "seat": "first", "tokens": [],
              "deck_was": "", "q": ""}
-    view, _ = builder(draft)
-    return render_template("berserk/squad.html", **view)
+    return EDITOR.page(builder(draft)[0])
 
 
 @bp.post("/build")
@@ -239,46 +218,40 @@ def build():
             add = (code, typed_x(code))
         except RuleError as err:
             view, _ = builder(draft, settings=settings, refusal=localized(err))
-            return page(view, 422)
+            return EDITOR.form(view, 422)
     elif request.form.get("minus"):
         remove = request.form["minus"]
     elif request.form.get("find"):
         find = typed_x  # Enter in the card search
     view, refused = builder(draft, settings=settings, error=error, add=add, remove=remove,
                             find=find)
-    return page(view, 422 if refused or error else 200)
+    return EDITOR.form(view, 422 if refused or error else 200)
 
 
 def typed_x(code: str) -> int | None:
     """The X typed for the next copy of a cost-X card (B2); None when left blank."""
     raw_x = request.form.get(f"x_{code}", "").strip()
-    return service.picks_from_tokens([f"{code}:{raw_x}"])[0].x if raw_x else None
+    return squads.picks_from_tokens([f"{code}:{raw_x}"])[0].x if raw_x else None
 
 
 def _save(squad_id: int | None):
     draft = draft_from_form()
-    settings, error = settings_or_error()
-    if error:
-        view, _ = builder(draft, settings=settings, error=error)
-        return render_template("berserk/squad.html", **view), 422
-    try:
+
+    def store(settings: berserk.Settings) -> dict:
         if draft["player_id"] is None:
             raise RuleError(None, PICK_PLAYER)
-        squad = service.save(get_db(), current_referee()["id"], squad_id,
-                             player_id=draft["player_id"], name=draft["name"],
-                             deck=draft["deck"], seat=draft["seat"],
-                             chosen=service.picks_from_tokens(draft["tokens"]),
-                             settings=settings, version=draft["version"])
-    except Conflict as err:
-        view, _ = builder(draft_of(err.fresh), settings=battles.read_settings(
-            err.fresh["settings"]), notice=gettext(STALE))
-        return render_template("berserk/squad.html", **view), 409
-    except RuleError as err:
-        view, _ = builder(draft, settings=settings, error=localized(err))
-        return render_template("berserk/squad.html", **view), 422
-    # The squad's page says it was saved once, after this redirect (not on a reload).
-    session["saved_squad"] = squad["id"]
-    return redirect(url_for("berserk_squads.show", squad_id=squad["id"]), code=303)
+        return squads.save(get_db(), current_referee()["id"], squad_id,
+                           player_id=draft["player_id"], name=draft["name"],
+                           deck=draft["deck"], seat=draft["seat"],
+                           chosen=squads.picks_from_tokens(draft["tokens"]),
+                           settings=settings, version=draft["version"])
+
+    def shown(squad: dict):
+        # The squad's page says it was saved once, after this redirect (not on a reload).
+        session["saved_squad"] = squad["id"]
+        return redirect(url_for("berserk_squads.show", squad_id=squad["id"]), code=303)
+
+    return EDITOR.save(draft, store, shown)
 
 
 @bp.post("")
@@ -294,23 +267,14 @@ def create():
 @referee_required
 def show(squad_id: int):
     """A saved squad in the builder, with every save (who and when)."""
-    squad = service.get(get_db(), squad_id)
-    if squad is None:
-        abort(404)
-    try:
-        settings = battles.read_settings(squad["settings"])
-    except RuleError:
-        settings = berserk.PUBLISHED
+    squad = EDITOR.stored(squad_id)
     saved = session.pop("saved_squad", None) == squad_id
-    view, _ = builder(draft_of(squad), settings=settings,
-                      notice=gettext(SAVED) if saved else None)
-    return render_template("berserk/squad.html", **view)
+    return EDITOR.show(squad, notice=gettext(SAVED) if saved else None)
 
 
 @bp.post("/<int:squad_id>")
 def update(squad_id: int):
     """Save a change of the squad made against the version the form was opened at."""
-    if service.get(get_db(), squad_id) is None:
-        abort(404)
+    EDITOR.stored(squad_id)
     return _save(squad_id)
 

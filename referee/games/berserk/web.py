@@ -9,7 +9,6 @@ from flask_babel import gettext
 from referee.games import service as games
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service, squads
-from referee.games.berserk import view as berserk_view
 from referee.games.berserk.rules import (
     AddLives,
     BecomeElement,
@@ -24,7 +23,17 @@ from referee.games.berserk.rules import (
     Untap,
     Wound,
 )
-from referee.games.berserk.view import HALVABLE, MOD_OPS, localized, screen, strike_of
+from referee.games.berserk.view import (
+    HALVABLE,
+    MOD_OPS,
+    card_name,
+    card_text,
+    localized,
+    mod_dict,
+    screen,
+    strike_of,
+    words,
+)
 from referee.games.berserk.words import STALE
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.web.context import current_referee, get_db
@@ -33,10 +42,10 @@ from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
 
 bp = Blueprint("berserk", __name__, url_prefix="/berserk")
-bp.add_app_template_global(berserk_view.card_name, "berserk_name")
-bp.add_app_template_global(berserk_view.card_text, "berserk_text")
-bp.add_app_template_global(berserk_view.words, "berserk_words")
-bp.add_app_template_global(berserk_view.mod_dict, "berserk_mod")
+bp.add_app_template_global(card_name, "berserk_name")
+bp.add_app_template_global(card_text, "berserk_text")
+bp.add_app_template_global(words, "berserk_words")
+bp.add_app_template_global(mod_dict, "berserk_mod")
 
 NEED_VALUE = N_("Enter a whole number for this change, such as 3 or -2.")
 NEED_STRIKE = N_("Enter the new strike as three numbers X-Y-Z, such as 1-1-1.")

@@ -10,6 +10,7 @@ from referee.api.schemas import GamePage
 from referee.games import service as games
 from referee.games.coup import rules as coup
 from referee.games.coup import service
+from referee.games.coup.data import data
 from referee.games.coup.schemas import CoupSetup, CoupStale, CoupStep, CoupTable, CoupTableRow
 from referee.games.coup.words import STALE, translator
 from referee.web.context import get_db
@@ -23,20 +24,19 @@ PLAYER_FIELDS = ("player", "target", "challenger", "blocker")
 
 def table_json(game: games.Game) -> dict:
     """A table as the API shows it: the row, the seats' names and the engine's state."""
-    names = service.names(get_db(), game)
-    tr = translator()
-    state = coup.state_to_dict(game.state)
+    table = data(get_db(), game)
+    state = coup.state_to_dict(table.state)
     for seat in state["players"]:
         seat["player_id"] = int(seat["id"])
-        seat["name"] = names[seat["id"]]
+        seat["name"] = table.names[seat["id"]]
     return {
         "id": game.id,
         "version": game.version,
         "status": game.row["status"],
         "title": game.row["title"],
         "player_ids": game.row["player_ids"],
-        "names": names,
-        "record": [service.log_line(e, names, tr) for e in game.state.log],
+        "names": table.names,
+        "record": [line for _, line in table.lines(translator())],
         "state": state,
         "created_at": game.row["created_at"],
         "updated_at": game.row["updated_at"],
@@ -49,13 +49,8 @@ def summary_json(row: dict) -> dict:
                                 "updated_at")}
 
 
-def _in_words(err, game: games.Game):
-    """A refusal naming the seated players by their characters, not by their ids."""
-    return service.named_error(err, service.names(get_db(), game))
-
-
 TABLE = game_api.GameApi(kind=service.KIND, load=service.load, show=table_json, stale=STALE,
-                         in_words=_in_words)
+                         in_words=lambda err, game: data(get_db(), game).in_words(err))
 WRITTEN = {200: CoupTable, 409: CoupStale}
 
 

@@ -11,6 +11,7 @@ from sqlite_utils import Database
 from referee.games import service as games
 from referee.games.coup import rules as coup
 from referee.games.coup import service
+from referee.games.coup.data import data
 from referee.games.coup.rules import (
     ACTION_NAMES,
     Block,
@@ -147,10 +148,8 @@ def _answers(state, q: coup.Question, names: dict[str, str]) -> dict:
 def screen(game: games.Game, *, act: str | None = None, error: str | None = None,
            notice: str | None = None) -> dict:
     """Everything the table templates need."""
-    db = get_db()
-    state = game.state
-    names = service.names(db, game)
-    tr = translator()
+    table = data(get_db(), game)
+    state, names = table.state, table.names
     q = coup.awaiting(state)
     declare = _declare_view(state, names, act) if q.kind == "declare" else None
     targets = declare["targets"] if declare and declare["act"] else {}
@@ -168,8 +167,8 @@ def screen(game: games.Game, *, act: str | None = None, error: str | None = None
         "pending": pending, "char": char,
         "action_label": gettext(ACTION_NAMES[pending.action]) if pending else "",
         "claim": char(q.claim) if q.claim else "",
-        "log": [{"rule": e.rule, "text": service.log_line(e, names, tr, plurals=True)}
-                for e in reversed(state.log)],
+        "log": [{"rule": e.rule, "text": line}
+                for e, line in reversed(table.lines(translator(), plurals=True))],
         "face_up_counts": [(char(c), state.face_up_count(c)) for c in state.in_play
                            if state.face_up_count(c)],
         "last": last, "last_text": describe(last["action"], names) if last else "",
@@ -185,7 +184,7 @@ respond = SCREEN.respond
 
 def _named(err: RuleError, game: games.Game) -> str:
     """The refusal naming players by their characters."""
-    return rule_message(service.named_error(err, service.names(get_db(), game)))
+    return rule_message(data(get_db(), game).in_words(err))
 
 
 def write_step(game_id: int, step):

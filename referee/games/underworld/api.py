@@ -1,6 +1,6 @@
-"""Castle games in the JSON API: /api/v1/castle. How a body becomes a setup or an action
-and how a game is shown; loading, 409 and undo are the generic layer's
-(referee.api.games)."""
+"""Underworld games in the JSON API: /api/v1/underworld (and /castle, its old name). How a
+body becomes a setup or an action and how a game is shown; loading, 409 and undo are the
+generic layer's (referee.api.games)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from referee.games.underworld.schemas import (
     QuickFightIn,
     QuickFightStale,
 )
-from referee.games.underworld.view import Screen
+from referee.games.underworld.view import data
 from referee.games.underworld.words import STALE, STALE_LEVEL
 from referee.notes import note
 from referee.store import players as rows
@@ -37,14 +37,12 @@ bp = ApiBlueprint("api_underworld", __name__)
 
 
 def game_json(game: games.Game) -> dict:
-    """A castle game as the API shows it: row, seats, setup, state, what is allowed now,
+    """An underworld game as the API shows it: row, seats, setup, state, what is allowed now,
     the pending fight's breakdown (in ``state``) and the record."""
-    table: service.Table = game.state
-    state = table.state
-    names = service.names(get_db(), table.seats)
+    view = data(get_db(), game)
+    table, state, names = view.table, view.state, view.names
     setup = game.row["setup"]
-    aw = uw.awaiting(state)
-    view = Screen(game, names)
+    aw = view.awaiting
     return {
         "id": game.id,
         "version": game.version,
@@ -79,7 +77,7 @@ def summary_json(row: dict) -> dict:
     return out
 
 
-CASTLE = game_api.GameApi(kind=service.KIND, load=service.load, show=game_json, stale=STALE)
+UNDERWORLD = game_api.GameApi(kind=service.KIND, load=service.load, show=game_json, stale=STALE)
 WRITTEN = {200: CastleGame, 409: CastleStale}
 
 
@@ -91,17 +89,17 @@ def list_games():
 
 
 @bp.operation("post", "/underworld", {201: CastleGame}, body=CastleSetup, old="/castle")
-@idempotent("underworld", lambda made: game_api.replayed(CASTLE, made))
+@idempotent("underworld", lambda made: game_api.replayed(UNDERWORLD, made))
 def create_game(body: CastleSetup):
     """Start a castle game (U4): players, decks, 4 starting cards each, passport levels."""
-    return game_api.created(CASTLE, service.create(get_db(), game_api.referee_id(),
+    return game_api.created(UNDERWORLD, service.create(get_db(), game_api.referee_id(),
                                                    body.sent()))
 
 
 @bp.operation("get", "/underworld/<int:game_id>", {200: CastleGame}, old="/castle/<int:game_id>")
 def get_game(game_id: int):
     """One castle game: state, what is allowed now, the fight breakdown and the record."""
-    return game_api.show(CASTLE, game_id)
+    return game_api.show(UNDERWORLD, game_id)
 
 
 @bp.operation("post", "/underworld/<int:game_id>/actions", WRITTEN, body=CastleAction,
@@ -114,14 +112,14 @@ def act(game_id: int, body: CastleAction):
     for name in PLAYER_FIELDS:  # registry ids may come as numbers
         if type(action.get(name)) is int:
             action[name] = str(action[name])
-    return game_api.act(CASTLE, game_id, action, body.version)
+    return game_api.act(UNDERWORLD, game_id, action, body.version)
 
 
 @bp.operation("post", "/underworld/<int:game_id>/undo", WRITTEN, body=Undo, body_required=False,
               load=service.load, old="/castle/<int:game_id>/undo")
 def undo(game_id: int, body: Undo):
     """Undo the latest action, with the passport levels it moved."""
-    return game_api.undo(CASTLE, game_id, body.version)
+    return game_api.undo(UNDERWORLD, game_id, body.version)
 
 
 @bp.operation("post", "/underworld/quick-fight", {200: QuickFight, 409: QuickFightStale},

@@ -1,4 +1,4 @@
-"""Underworld castle games (U1–U17) as a game kind: the folded table and its effects.
+"""Underworld games (U1–U17) as a game kind: the folded table and its effects.
 
 The stored setup holds the seated registry players in turn order, both decks as they
 were when the game began (the cards themselves, so editing a deck file never changes a
@@ -24,7 +24,7 @@ BAD_SETUP = N_("This castle game's setup is damaged (%(field)s); start a new gam
 
 @dataclass(frozen=True, eq=False)
 class Table:
-    """A folded castle game: the engine ``state``, and how it was reached."""
+    """A folded underworld game: the engine ``state``, and how it was reached."""
 
     state: uw.State
     passport_levels: bool

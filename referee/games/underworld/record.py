@@ -1,4 +1,4 @@
-"""The record of a castle game: every step, fight and level change, in the reader's words.
+"""The record of an underworld game: every step, fight and level change, in the reader's words.
 
 Built from one replay: each live action comes with the table before and after it, so a
 fight is written with its scores and every level it moved. Undone actions stay in the

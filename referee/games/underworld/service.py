@@ -1,6 +1,6 @@
-"""Underworld castle games on the stored-game service: setup, the game kind, quick fights.
+"""Underworld games on the stored-game service: setup, the game kind, quick fights.
 
-A castle game is a row of the generic ``games`` table. Its stored setup holds the seated
+An underworld game is a row of the generic ``games`` table. Its stored setup holds the seated
 registry players in turn order, both decks as they were when the game began (the cards
 themselves, so editing a deck file never changes a game in progress), each player's 4
 starting cards and, when the game carries passport levels, the levels carried in.
@@ -180,14 +180,14 @@ def title_of(request: dict) -> str:
 
 
 def create(db: Database, referee_id: int | None, request: dict) -> games.Game:
-    """Start a castle game; the engine checks everything before anything is stored."""
+    """Start an underworld game; the engine checks everything before anything is stored."""
     setup, seated = build_setup(db, request)
     return games.create(db, referee_id, KIND, setup, [r["id"] for r in seated],
                         title_of(request))
 
 
 def load(db: Database, game_id: int) -> games.Game | None:
-    """A castle game rebuilt from its actions, or None (also for another kind's id)."""
+    """An underworld game rebuilt from its actions, or None (also for another kind's id)."""
     return games.load(db, KIND, game_id)
 
 
@@ -204,7 +204,7 @@ def names(db: Database, seats: Iterable[int]) -> dict[str, str]:
 
 def listing(db: Database, player_id: int | None = None, limit: int = 200,
             before: int | None = None) -> list[dict]:
-    """Castle games, newest first, each with its seated players' names."""
+    """Underworld games, newest first, each with its seated players' names."""
     return store.listing(db, KIND, player_id, limit, before)
 
 

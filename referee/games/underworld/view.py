@@ -1,4 +1,6 @@
-"""What the castle-game screen shows, computed from the folded game (no Flask routes here).
+"""What the underworld game's screen shows, computed from the folded game (no Flask routes
+here): the turn, the seats and the panels around them; the fight and the preparing of
+cards are in panels.py.
 
 Everything the referee may tap is asked of the engine first: a button is offered only
 for an action ``apply`` accepts now, and an inventory card the rules forbid is shown with
@@ -10,61 +12,21 @@ from __future__ import annotations
 from collections import Counter
 
 from flask_babel import gettext, ngettext
+from sqlite_utils import Database
 
 from referee.games import service as games
 from referee.games.underworld import rules as uw
 from referee.games.underworld import service
+from referee.games.underworld.panels import Panels
 from referee.games.underworld.record import card_name, card_text, record, refusal  # noqa: F401
-from referee.games.underworld.rules.play import FIGHTING, may_prepare, sides
+from referee.games.underworld.rules.play import sides
 from referee.games.underworld.rules.state import MAX_LEVEL
-from referee.rules import RuleError
 
 KIND_ORDER = ("monster", "item", "skill", "event")
 
 
-def attempt(state: uw.State, action: object) -> tuple[uw.State | None, RuleError | None]:
-    """The state after ``action``, or the refusal."""
-    try:
-        return uw.apply(state, action), None
-    except RuleError as err:
-        return None, err
-
-
-class Screen:
-    """The data behind one render of a castle game."""
-
-    def __init__(self, game: games.Game, names: dict[str, str]) -> None:
-        self.game = game
-        self.table: service.Table = game.state
-        self.state: uw.State = self.table.state
-        self.names = names
-        self.cards = {c.code: c for c in self.state.cards}
-        self.awaiting = uw.awaiting(self.state)
-        self.legal = uw.legal_actions(self.state)
-
-    # names ------------------------------------------------------------------------------
-
-    def name(self, pid: str) -> str:
-        return self.names.get(pid, pid)
-
-    def card(self, code: str) -> object:
-        return self.cards.get(code)
-
-    def label(self, code: str) -> str:
-        """``Gate Troll (M07)``."""
-        return f"{card_name(self.card(code))} ({code})" if code else "—"
-
-    def value(self, code: str) -> str:
-        """What a card adds, as printed: ``+2``, ``5`` for a monster."""
-        card = self.card(code)
-        if isinstance(card, uw.Monster):
-            return str(card.strength)
-        if isinstance(card, uw.Item | uw.Skill):
-            return f"{card.bonus:+d}"
-        return ""
-
-    def legal_of(self, kind: str) -> list:
-        return [a for a in self.legal if a.kind == kind]
+class Screen(Panels):
+    """The data behind one render of an underworld game."""
 
     # the turn ---------------------------------------------------------------------------
 
@@ -169,173 +131,6 @@ class Screen:
             })
         return out
 
-    # the fight ----------------------------------------------------------------------------
-
-    def _line_label(self, line: uw.Line) -> str:
-        if line.source == "level":
-            return gettext("Level")
-        if line.source == "strength":
-            return gettext("Strength")
-        if line.source == "ability":
-            return gettext("%(ability)s, powered", ability=card_name(self.card(line.code)))
-        if line.source == "ally":
-            return gettext("%(monster)s, summoned ally", monster=card_name(self.card(line.code)))
-        if line.source == "modifier":
-            return (gettext("Modifier: %(card)s", card=card_name(self.card(line.code)))
-                    if line.code else gettext("Modifier"))
-        return card_name(self.card(line.code))
-
-    def _side(self, side: uw.Side, is_monster: bool) -> dict:
-        groups: list[dict] = []
-        for line in side.lines:
-            owner = line.player
-            if not groups or groups[-1]["player"] != owner:
-                helper = bool(owner) and owner != side.who
-                groups.append({"player": owner, "helper": helper, "lines": [],
-                               "title": self.name(owner) if owner else ""})
-            groups[-1]["lines"].append({"label": self._line_label(line), "code": line.code,
-                                        "value": line.value, "source": line.source})
-        title = card_name(self.card(side.who)) if is_monster else self.name(side.who)
-        return {"who": side.who, "title": title, "total": side.total, "groups": groups,
-                "monster": is_monster}
-
-    def fight(self) -> dict | None:
-        """The score board of the pending fight, and what confirming it does (U7, U8)."""
-        s = self.state
-        bd = uw.fight_breakdown(s)
-        if bd is None or s.phase not in FIGHTING:
-            return None
-        enc = s.encounter
-        after, err = attempt(s, uw.Fight())
-        changes = self.level_changes(s, after) if after else []
-        # U11: on a win the side's accepted helpers take their promised cards
-        winning = (enc.fighter if bd.outcome == "win"
-                   else enc.defender if bd.outcome == "loss" else "")
-        rewards = [gettext("%(card)s goes to %(helper)s as the reward.",
-                           card=self.label(o.reward), helper=self.name(o.helper))
-                   for o in enc.offers if o.accepted and winning and o.fighter == winning]
-        pending = {side.who: side for side in bd.pending}
-        offers = []
-        for offer in enc.offers:
-            would = pending.get(offer.helper)
-            offers.append({"offer": offer, "helper": self.name(offer.helper),
-                           "fighter": self.name(offer.fighter),
-                           "reward": self.label(offer.reward),
-                           "adds": would.total if would else None})
-        return {
-            "monster": enc.monster, "fighter": self._side(bd.fighter, False),
-            "opponent": self._side(bd.opponent, bool(enc.monster)),
-            "outcome": bd.outcome, "changes": changes, "rewards": rewards,
-            "error": refusal(err, self.names) if err else None, "offers": offers,
-            "from_event": enc.from_event, "defender": enc.defender,
-        }
-
-    def level_changes(self, before: uw.State, after: uw.State) -> list[dict]:
-        was = {p.id: p.level for p in before.players}
-        return [{"name": self.name(p.id), "before": was[p.id], "after": p.level}
-                for p in after.players if p.level != was[p.id]]
-
-    def help_form(self) -> dict | None:
-        """U11: who may still offer help, and the rewards each side may promise."""
-        s = self.state
-        if s.phase not in FIGHTING or not self.legal_of("offer_help"):
-            return None
-        enc = s.encounter
-        asked = {o.helper for o in enc.offers}
-        helpers = [p.id for p in s.players if p.id not in sides(enc) and p.id not in asked]
-        rewards = []
-        for side in sides(enc):
-            p = player_of(s, side)
-            for code in dict.fromkeys(p.inventory + p.play_area):
-                rewards.append({"value": f"{side}|{code}", "side": self.name(side),
-                                "label": self.label(code)})
-        return {"helpers": [(h, self.name(h)) for h in helpers], "rewards": rewards,
-                "two_sides": len(sides(enc)) > 1}
-
-    # preparing: play, power up, summon --------------------------------------------------------
-
-    def preparers(self) -> list[dict]:
-        """U10/U12/U14 for every player who may play cards now."""
-        s = self.state
-        out = []
-        for p in s.players:
-            if not may_prepare(s, p.id):
-                continue
-            entries = []
-            for code in dict.fromkeys(p.inventory):
-                entries.append(self._entry(p, code))
-            power = self._power(p)
-            # Shown open while something in it can be played, so that two cards are
-            # played in a row without opening it again (issue 11, point 3).
-            playable = any(e["plays"] or e["summons"] for e in entries) or bool(
-                power and not power["refusal"])
-            out.append({"id": p.id, "name": self.name(p.id), "entries": entries,
-                        "power": power, "summon_met": self._summon_met(p),
-                        "playable": playable})
-        return out
-
-    def _entry(self, p: uw.Player, code: str) -> dict:
-        s, card = self.state, self.card(code)
-        entry = {"code": code, "card": card, "count": p.inventory.count(code), "plays": [],
-                 "summons": [], "refusal": None, "hint": None}
-        if isinstance(card, uw.Item | uw.Skill):
-            olds = [""] + [old for old in dict.fromkeys(p.play_area)
-                           if isinstance(card, uw.Item)
-                           and getattr(self.card(old), "item_type", None) == card.item_type]
-            first_error = None
-            for old in olds:
-                after, err = attempt(s, uw.PlayCard(p.id, code, old))
-                if after is not None:
-                    entry["plays"].append({"replaces": old,
-                                           "old": self.label(old) if old else ""})
-                elif first_error is None:
-                    first_error = err
-            if not entry["plays"] and first_error is not None:
-                entry["refusal"] = refusal(first_error, self.names)
-        elif isinstance(card, uw.Monster):
-            entry["summons"] = [{"skill": a.skill, "label": self.label(a.skill)}
-                                for a in self.legal_of("summon")
-                                if a.player == p.id and a.monster == code]
-            if not entry["summons"]:
-                entry["hint"], entry["refusal"] = self._monster_hint(p, card)
-        return entry
-
-    def _monster_hint(self, p: uw.Player, card: uw.Monster) -> tuple[str | None, str | None]:
-        """U12: what a monster card held in the inventory is for, when it cannot be
-        summoned now; and the engine's reason when a fight is pending but it may not."""
-        skills = [c for c in dict.fromkeys(p.play_area + p.inventory)
-                  if getattr(self.card(c), "summoning", False)]
-        name = self.name(p.id)
-        if not skills:
-            return gettext("Monster card (U12): a Summoning card brings it into a fight "
-                           "%(player)s fights or helps in, adding its strength %(strength)s; "
-                           "%(player)s holds no Summoning card now.",
-                           player=name, strength=card.strength), None
-        if self.state.phase not in FIGHTING:
-            return gettext("Monster card (U12): in a fight %(player)s fights or helps in, "
-                           "%(skill)s brings it in, adding its strength %(strength)s.",
-                           player=name, skill=self.label(skills[0]),
-                           strength=card.strength), None
-        _, err = attempt(self.state, uw.Summon(p.id, skills[0], card.code))
-        return None, refusal(err, self.names) if err else None
-
-    def _power(self, p: uw.Player) -> dict | None:
-        klass = self.card(p.class_card) if p.class_card else None
-        if not isinstance(klass, uw.ClassCard) or not klass.ability_cost or p.ability_used:
-            return None
-        refused = None
-        if len(p.inventory) < klass.ability_cost:
-            _, err = attempt(self.state, uw.PowerUp(p.id, tuple(p.inventory)))
-            refused = refusal(err, self.names) if err else None
-        return {"klass": klass, "cost": klass.ability_cost, "bonus": klass.ability_bonus,
-                "cards": [(i, code) for i, code in enumerate(p.inventory)],
-                "refusal": refused}
-
-    def _summon_met(self, p: uw.Player) -> list[dict]:
-        """U12: hypnotise the monster just met."""
-        return [{"skill": a.skill, "label": self.label(a.skill)}
-                for a in self.legal_of("summon") if a.player == p.id and not a.monster]
-
     # the other panels ---------------------------------------------------------------------
 
     def draw_options(self, query: str = "") -> list[dict]:
@@ -402,5 +197,7 @@ class Screen:
         return record(self.table, self.game.history, self.names, self.label, limit)
 
 
-def player_of(state: uw.State, pid: str) -> uw.Player:
-    return next(p for p in state.players if p.id == pid)
+def data(db: Database, game: games.Game) -> Screen:
+    """One read of a game, its seats' names included, for its screen (web.py) and its API
+    answer (api.py) alike."""
+    return Screen(game, service.names(db, game.state.seats))

@@ -1,4 +1,4 @@
-"""Castle games (Underworld, U1–U17) on the phone: setup, the table, undo, quick fights."""
+"""Underworld games (U1–U17) on the phone: setup, the table, undo, quick fights."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from referee.games import service as games
 from referee.games.underworld import rules as uw
 from referee.games.underworld import service
 from referee.games.underworld.rules.state import INVENTORY, MAX_LEVEL, MAX_SEATS, MIN_SEATS
-from referee.games.underworld.view import Screen, card_name, card_text, refusal
+from referee.games.underworld.view import card_name, card_text, data, refusal
 from referee.games.underworld.words import STALE, STALE_LEVEL
 from referee.notes import note
 from referee.players import service as player_service
@@ -57,7 +57,7 @@ bp.add_app_template_global(card_text, "uw_card_text")
 
 
 def player_panel(db: Database, player_id: int) -> list[dict]:
-    """For the player sheet: the castle games this player sits at."""
+    """For the player sheet: the underworld games this player sits at."""
     return service.listing(db, player_id)
 
 
@@ -123,7 +123,7 @@ def screen(game: games.Game, *, error: str | None = None, notice: str | None = N
            q: str = "", whole: bool = False, typed: dict | None = None) -> dict:
     """Everything the castle templates need; the record's latest steps unless ``whole``;
     ``typed``, a refused form as it was sent, keeps its panel open and filled in."""
-    view = Screen(game, _names(game))
+    view = data(get_db(), game)
     if typed and typed.get("kind") in ("draw", "event_draw"):
         q = q or typed.get("q", "")  # a refused search shows the cards it found
     rec = view.record(None if whole else RECORD_SHOWN)
@@ -147,7 +147,7 @@ def screen(game: games.Game, *, error: str | None = None, notice: str | None = N
 # After a plain form's write the page opens at the game, whose first line is that step.
 SCREEN = GameScreen("underworld/show.html", "underworld/_screen.html", screen,
                 lambda game, **kwargs: url_for("underworld.show", game_id=game.id,
-                                               _anchor=f"castle-{game.id}"),
+                                               _anchor=f"underworld-{game.id}"),
                 service.load)
 respond = SCREEN.respond
 
@@ -172,8 +172,8 @@ def write_step(game_id: int, step):
 @bp.get("")
 @referee_required
 def index():
-    """Every castle game, newest first; ?player=<id> keeps that player's."""
-    return list_page("underworld/index.html", service.listing, "castle")
+    """Every underworld game, newest first; ?player=<id> keeps that player's."""
+    return list_page("underworld/index.html", service.listing, "games")
 
 
 def setup_view(error: str | None = None, entered: MultiDict | None = None) -> dict:
@@ -209,7 +209,7 @@ def setup_view(error: str | None = None, entered: MultiDict | None = None) -> di
 def new():
     """Pick 2–6 players, the decks, each player's 4 starting cards, passport levels or not."""
     view = setup_view()
-    if is_htmx() and request.headers.get("HX-Target") == "castle-candidates":
+    if is_htmx() and request.headers.get("HX-Target") == "underworld-candidates":
         return render_template("underworld/_candidates.html", **view)
     return render_template("underworld/new.html", **view)
 
@@ -250,7 +250,7 @@ def show(game_id: int):
 def cards(game_id: int):
     """The drawn-card picker, filtered by code or name (changes nothing)."""
     game, q = SCREEN.found(game_id), request.args.get("q", "")
-    view = Screen(game, _names(game))
+    view = data(get_db(), game)
     return render_template("underworld/_pick.html", g=game, q=q,
                            draws=view.draw_options(q))
 
@@ -258,7 +258,7 @@ def cards(game_id: int):
 def drawn_code(game: games.Game, typed: str) -> str:
     """U5: the castle card the search finds, of those that can be drawn now; a refusal
     when it finds none or several (an exact code finds its card alone: "m1" is M01)."""
-    options = [c["card"] for group in Screen(game, _names(game)).draw_options()
+    options = [c["card"] for group in data(get_db(), game).draw_options()
                for c in group["cards"]]
     card, found = search.the_card(options, typed)
     text = typed.strip()[:40]

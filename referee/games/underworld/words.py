@@ -1,4 +1,4 @@
-"""What the castle's screens and its API both say: the stale notices."""
+"""What the underworld game's screens and its API both say: the stale notices."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Castle games in the JSON API: setup, each action, the state, undo, quick fights."""
+"""Underworld games in the JSON API: setup, each action, the state, undo, quick fights."""
 
 from __future__ import annotations
 

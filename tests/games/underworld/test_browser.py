@@ -1,4 +1,4 @@
-"""A referee on a phone referees a short castle game from setup to a winner: one fight
+"""A referee on a phone referees a short underworld game from setup to a winner: one fight
 won, one lost, a help offer, a class change, an undo and a reload, counting taps."""
 
 from __future__ import annotations
@@ -22,28 +22,28 @@ def sign_in(page, base, name="ref", password="ref-password"):
 
 
 class Table(CountedScreen):
-    """Taps on the castle screen, counted, each waiting for the next game version."""
+    """Taps on the underworld screen, counted, each waiting for the next game version."""
 
     def __init__(self, page, game_id: int):
-        super().__init__(page, f"#castle-{game_id}")
+        super().__init__(page, f"#underworld-{game_id}")
         self.game_id = game_id
 
     @property
     def screen(self):
-        return self.page.locator(f"#castle-{self.game_id}")
+        return self.page.locator(f"#underworld-{self.game_id}")
 
     def draw(self, search: str, code: str) -> None:
         """Find the drawn card by code or name, then one tap on it."""
         self.tap("input[name=q]", writes=False)
-        self.page.fill(f"#castle-{self.game_id} input[name=q]", search)
-        expect(self.page.locator(f"#castle-pick-{self.game_id} button.uw-key")).to_have_count(1)
+        self.page.fill(f"#underworld-{self.game_id} input[name=q]", search)
+        expect(self.page.locator(f"#underworld-pick-{self.game_id} button.uw-key")).to_have_count(1)
         self.tap(f"button.uw-key[data-code='{code}']")
 
     def level(self, pid: int) -> str:
         return self.screen.locator(f"li.uw-seat[data-player='{pid}'] .uw-level").inner_text()
 
 
-def test_U4_to_U16_a_short_castle_game_from_setup_to_a_winner_on_a_phone(phone, live_server,
+def test_U4_to_U16_a_short_underworld_game_from_setup_to_a_winner_on_a_phone(phone, live_server,
                                                                         db):
     a = service.create(db, None, {"character": "Anna", "hp_max": 3, "chance_max": 1,
                                   "cartridges": 1, "suit": "S", "level": 8})
@@ -57,9 +57,9 @@ def test_U4_to_U16_a_short_castle_game_from_setup_to_a_winner_on_a_phone(phone, 
     phone.get_by_role("link", name=re.compile("Underworld castle games")).tap()
     phone.get_by_role("link", name="+ New castle game").tap()
     phone.fill("input[type=search]", "ann")
-    phone.locator(f"#castle-candidates a[data-player='{a['id']}']").tap()
+    phone.locator(f"#underworld-candidates a[data-player='{a['id']}']").tap()
     phone.fill("input[type=search]", "bor")
-    phone.locator(f"#castle-candidates a[data-player='{b['id']}']").tap()
+    phone.locator(f"#underworld-candidates a[data-player='{b['id']}']").tap()
     phone.wait_for_selector("text=Starting cards (U4)")
     phone.check("input[name=passport]")
     for pid, cards in ((a["id"], ["I01", "leather", "S01", "M03"]),

@@ -1,4 +1,4 @@
-"""A castle turn on small phones (issue 11, points 1, 3, 4 and 9): two inventory cards
+"""An underworld turn on small phones (issue 11, points 1, 3, 4 and 9): two inventory cards
 played in a row, the drawn card found by a forgiving search, a refused modifier, a
 summoning from the inventory and the fight confirmed. After every tap the latest step is
 in view, nothing sticks out sideways, and a refusal leaves the controls where they were."""
@@ -30,10 +30,10 @@ SETTLED = """sel => document.querySelector(sel) !== null
 
 
 class Turn(CountedScreen):
-    """Taps on one castle screen, counted; each write waits for the next game version."""
+    """Taps on one underworld screen, counted; each write waits for the next game version."""
 
     def __init__(self, page, game_id: int):
-        super().__init__(page, f"#castle-{game_id}")
+        super().__init__(page, f"#underworld-{game_id}")
         self.id = game_id
 
     def place(self, selector: str) -> dict:
@@ -41,11 +41,11 @@ class Turn(CountedScreen):
 
     def latest_in_view(self, text: str) -> None:
         """The latest step says ``text``, whole inside the screen; nothing sideways."""
-        expect(self.page.locator(f"#castle-last-{self.id}")).to_contain_text(text)
+        expect(self.page.locator(f"#underworld-last-{self.id}")).to_contain_text(text)
         # htmx scrolls (show:window:top) as the swap settles, a moment after the new
         # screen is in: wait for that moment, then measure.
-        self.page.wait_for_function(SETTLED, arg=f"#castle-last-{self.id}", timeout=3000)
-        box = self.place(f"#castle-last-{self.id}")
+        self.page.wait_for_function(SETTLED, arg=f"#underworld-last-{self.id}", timeout=3000)
+        box = self.place(f"#underworld-last-{self.id}")
         assert box["top"] >= 0 and box["bottom"] <= box["height"], box
         assert box["sideways"] <= 0, box
 
@@ -55,7 +55,7 @@ class Turn(CountedScreen):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
-def test_U5_U7_U10_U12_a_castle_turn_with_the_latest_step_always_in_view(phone_of, live_server,
+def test_U5_U7_U10_U12_an_underworld_turn_with_the_latest_step_always_in_view(phone_of, live_server,
                                                                          db, size):
     a, b = seat(db, "Anna"), seat(db, "Boris")
     game = start(db, [a, b], [["I01", "I09", "S03", "M05"], ["I02", "I07", "M04", "M03"]],
@@ -72,7 +72,7 @@ def test_U5_U7_U10_U12_a_castle_turn_with_the_latest_step_always_in_view(phone_o
     t.latest_in_view("Anna plays Rusty Sword (I01).")
     t.tap(".uw-entry[data-code='I09'] form[data-kind='play'] button")
     t.latest_in_view("Anna plays Iron Helmet (I09).")
-    shoot(page, f"castle-{w}-played")
+    shoot(page, f"underworld-{w}-played")
     expect(page.locator(f"{t.root} .uw-entry[data-code='M05'] .uw-hint")).to_have_text(
         "Monster card (U12): in a fight Anna fights or helps in, Summoning (S03) brings it "
         "in, adding its strength 3.")  # U12, no fight yet
@@ -81,7 +81,7 @@ def test_U5_U7_U10_U12_a_castle_turn_with_the_latest_step_always_in_view(phone_o
     assert page.locator(f"{t.root} .uw-pick button.uw-key:visible").count() == 0
     t.tap("input[name=q]", writes=False)
     page.fill(f"{t.root} input[name=q]", "m7")
-    expect(page.locator(f"#castle-pick-{game.id} button.uw-key")).to_have_count(1)
+    expect(page.locator(f"#underworld-pick-{game.id} button.uw-key")).to_have_count(1)
     t.tap("button.uw-key[data-code='M07']")
     t.latest_in_view("Step 1: Anna meets Gate Troll (M07), strength 5.")
     t.in_view("button.confirm")  # and the next step with it
@@ -103,19 +103,19 @@ def test_U5_U7_U10_U12_a_castle_turn_with_the_latest_step_always_in_view(phone_o
     assert abs(after["top"] - before["top"]) <= 1  # on the screen, not only the page
     assert abs(after["pageTop"] - before["pageTop"]) <= 1 and after["sideways"] <= 0
     assert page.input_value(f"{t.root} input[name=amount]") == "0"  # as typed
-    shoot(page, f"castle-{w}-refused")
+    shoot(page, f"underworld-{w}-refused")
     refused_taps, t.taps = t.taps - flow, flow
 
     # U12: the monster card held says what it is for, and is summoned into the fight.
     t.tap(".uw-entry[data-code='M05'] form[data-kind='summon'] button")
     t.latest_in_view("Anna summons Mossy Slime (M05)")
     expect(page.locator(f"{t.root} .uw-verdict")).to_have_text("Anna wins, 6 to 5.")
-    shoot(page, f"castle-{w}-summoned")
+    shoot(page, f"underworld-{w}-summoned")
     t.in_view("button.confirm")
     t.tap("button.confirm")
     t.latest_in_view("Fight: Anna 6 against Gate Troll (M07) 5: won (U7).")
-    expect(page.locator(f"#castle-last-{game.id}")).to_contain_text("Anna: level 1 → 2")
-    shoot(page, f"castle-{w}-won")
+    expect(page.locator(f"#underworld-last-{game.id}")).to_contain_text("Anna: level 1 → 2")
+    shoot(page, f"underworld-{w}-won")
     assert rows.get(db, a["id"])["level"] == 2
 
     # 6 taps from the screen opening to the fight won (8 before, the inventory opened

@@ -1,4 +1,4 @@
-"""The castle screen in the field (issue 11): the latest step first, a refusal that moves
+"""The underworld screen in the field (issue 11): the latest step first, a refusal that moves
 nothing, the card picker behind a forgiving search, the inventory kept open, and what a
 monster card held is for (U12)."""
 
@@ -82,7 +82,7 @@ def test_U5_the_picker_shows_only_what_was_typed_or_every_card_behind_one_tap(re
     a, b = ab
     game = start(db, [a, b], [FILLER, FILLER_B])
     html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
-    picker = html.split(f'id="castle-pick-{game.id}"', 1)[1].split("</form>", 1)[0]
+    picker = html.split(f'id="underworld-pick-{game.id}"', 1)[1].split("</form>", 1)[0]
     before, _, inside = picker.partition('<details class="uw-browse">')
     assert re.findall(TILES, before) == []  # no tile before the disclosure
     castle = game.state.state.castle
@@ -100,7 +100,7 @@ def test_the_latest_step_is_the_first_thing_on_the_screen_also_after_an_undo(ref
     game = start(db, [a, b], [FILLER, FILLER_B])
     html = tap(referee, game, kind="draw", code="M07").get_data(as_text=True)
     assert 'hx-swap="outerHTML show:window:top"' in html  # the answer lands at the top
-    last = html.index(f'id="castle-last-{game.id}"')
+    last = html.index(f'id="underworld-last-{game.id}"')
     assert last < html.index('class="uw-turn"') < html.index('class="uw-now"')
     assert "Step 1: Anna meets Gate Troll (M07), strength 5." in words(
         html[last:html.index('class="uw-turn"')])
@@ -117,9 +117,9 @@ def test_a_plain_form_lands_on_the_game_with_its_latest_step_first(referee, db, 
     response = tap(referee, game, htmx=False, kind="draw", code="M07")
     assert response.status_code == 303
     location = response.headers["Location"]
-    assert location.endswith(f"#castle-{game.id}")
+    assert location.endswith(f"#underworld-{game.id}")
     html = referee.get(location.split("#")[0]).get_data(as_text=True)
-    section = html[html.index(f'id="castle-{game.id}"'):]
+    section = html[html.index(f'id="underworld-{game.id}"'):]
     assert section.index("uw-last") < section.index('class="uw-turn"')
     assert "Anna meets Gate Troll (M07), strength 5." in words(
         section[:section.index('class="uw-turn"')])
@@ -202,7 +202,7 @@ def test_every_write_of_the_screen_lands_at_its_top(referee, db, ab, steps):
     a, b = ab
     game = act(db, start(db, [a, b], [["S03", "M05", "I09", "M01"], FILLER_B]), *steps)
     html = referee.get(f"/underworld/{game.id}").get_data(as_text=True)
-    section = re.search(r'<section class="castle[^>]*>', html)[0]
+    section = re.search(r'<section class="underworld[^>]*>', html)[0]
     assert 'hx-target="this" hx-swap="outerHTML show:window:top"' in section
     writes = re.findall(r"<form [^>]*hx-post=[^>]*>", html)
     assert len(writes) >= 2 and not [f for f in writes if "hx-swap" in f or "hx-target" in f]

@@ -32,32 +32,32 @@ def test_U5_enter_in_the_castle_search_draws_the_one_card_it_finds(phone_of, liv
     page = phone_of(size, locale=locale, color_scheme=scheme)
     sign_in(page, live_server)
     page.goto(f"{live_server}/underworld/{game.id}")
-    screen = page.locator(f"#castle-{game.id}")
-    search = page.locator(f"#castle-{game.id} input[name=q]")
+    screen = page.locator(f"#underworld-{game.id}")
+    search = page.locator(f"#underworld-{game.id} input[name=q]")
 
     # Two cards found: Enter draws nothing, says why, and leaves their tiles to tap.
     search.tap()
     search.fill("кры" if russian else "rat")
-    expect(page.locator(f"#castle-pick-{game.id} button.uw-key")).to_have_count(2)
+    expect(page.locator(f"#underworld-pick-{game.id} button.uw-key")).to_have_count(2)
     search.press("Enter")
-    refusal = page.locator(f"#castle-{game.id} .alert.refusal")
+    refusal = page.locator(f"#underworld-{game.id} .alert.refusal")
     expect(refusal).to_contain_text("U5: Под «кры» подходят M01, M" if russian
                                     else "U5: “rat” matches M01, M")
     page.wait_for_function(SETTLED)
     assert underworld.load(db, game.id).version == 0
-    expect(page.locator(f"#castle-pick-{game.id} button.uw-key")).to_have_count(2)
-    assert page.input_value(f"#castle-{game.id} input[name=q]") == ("кры" if russian
+    expect(page.locator(f"#underworld-pick-{game.id} button.uw-key")).to_have_count(2)
+    assert page.input_value(f"#underworld-{game.id} input[name=q]") == ("кры" if russian
                                                                      else "rat")
-    shoot(page, f"castle-find-{size['width']}-{scheme}-many")
+    shoot(page, f"underworld-find-{size['width']}-{scheme}-many")
 
     # One card found, by name or by a code with its zero left out: Enter draws it.
-    search = page.locator(f"#castle-{game.id} input[name=q]")
+    search = page.locator(f"#underworld-{game.id} input[name=q]")
     search.fill("тролль" if russian else "troll")
-    expect(page.locator(f"#castle-pick-{game.id} button.uw-key")).to_have_count(1)
+    expect(page.locator(f"#underworld-pick-{game.id} button.uw-key")).to_have_count(1)
     search.press("Enter")
     expect(screen).to_have_attribute("data-version", "1")
-    expect(page.locator(f"#castle-last-{game.id}")).to_contain_text(
+    expect(page.locator(f"#underworld-last-{game.id}")).to_contain_text(
         "Привратный тролль (M07)" if russian else "Anna meets Gate Troll (M07)")
     state = underworld.load(db, game.id).state.state
     assert state.encounter is not None and state.encounter.monster == "M07"
-    shoot(page, f"castle-find-{size['width']}-{scheme}-drawn")
+    shoot(page, f"underworld-find-{size['width']}-{scheme}-drawn")

@@ -1,4 +1,4 @@
-"""Castle games through the stored-game service: underworld.md's worked examples on the
+"""Underworld games through the stored-game service: underworld.md's worked examples on the
 shipped decks, setup, passport levels written as player events, undo, quick fights."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def seat(db, name: str, level: int = 1) -> dict:
 
 def start(db, players: list[dict], hands: list[list[str]], passport: bool = False,
           **extra) -> games.Game:
-    """A castle game on the shipped decks, players in this turn order."""
+    """An underworld game on the shipped decks, players in this turn order."""
     return underworld.create(db, REF, {
         "players": [p["id"] for p in players], "passport_levels": passport,
         "starting": {str(p["id"]): h for p, h in zip(players, hands, strict=True)}, **extra})
@@ -371,7 +371,7 @@ def test_listing_by_player_names_the_seats(db, ab):
 
 
 def long_game(db, count: int = 300, seed: int = 5) -> int:
-    """A castle game of ``count`` random legal actions (or until it ends), stored as rows
+    """An underworld game of ``count`` random legal actions (or until it ends), stored as rows
     straight away (acting one by one would replay the game each time)."""
     rng = random.Random(seed)  # chance for the test only
     players = [seat(db, f"Long {i}", 1) for i in range(4)]

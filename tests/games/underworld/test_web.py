@@ -1,4 +1,4 @@
-"""The castle-game screens through the Flask test client: what the referee sees and taps,
+"""The underworld game's screens through the Flask test client: what the referee sees and taps,
 and what the database holds afterwards."""
 
 from __future__ import annotations
@@ -525,7 +525,7 @@ def test_a_plain_form_post_redirects_and_the_game_survives_a_reload(referee, db,
     response = tap(referee, game, htmx=False, kind="draw", code="M07")
     assert response.status_code == 303
     # the page opens at the game, whose first line says what was just done (issue 11)
-    assert response.headers["Location"].endswith(f"/underworld/{game.id}#castle-{game.id}")
+    assert response.headers["Location"].endswith(f"/underworld/{game.id}#underworld-{game.id}")
     response = tap(referee, fresh(db, game), htmx=False, kind="end_turn")
     assert response.status_code == 422 and "<html" in response.get_data(as_text=True)
     page = text_of(referee.get(f"/underworld/{game.id}"))
