@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[3]
 PO = ROOT / "referee" / "translations" / "ru" / "LC_MESSAGES" / "coup.po"
 SOURCES = sorted((ROOT / "referee" / "games" / "coup" / "rules").glob("*.py"))
 ABC = ("A", "B", "C")
+MUTANT_COPY = re.compile(r"__mutmut_\d+$")
 
 
 def play(state: CoupState, *actions: object) -> CoupState:
@@ -141,11 +142,20 @@ def _po_catalog():
 
 
 def _engine_messages() -> set[str]:
+    """Every ``N_`` sentence of the rules sources. Under mutation testing (mutmut) the
+    sources also hold mutated copies of each function (``x_name__mutmut_12``), whose
+    sentences are no real messages: those copies are skipped."""
     found = set()
+    todo: list[ast.AST] = []
     for path in SOURCES:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "N_":
-                found.add(node.args[0].value)
+        todo.append(ast.parse(path.read_text(encoding="utf-8")))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef) and MUTANT_COPY.search(node.name):
+            continue
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "N_":
+            found.add(node.args[0].value)
+        todo.extend(ast.iter_child_nodes(node))
     return found
 
 
