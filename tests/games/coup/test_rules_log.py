@@ -190,7 +190,9 @@ def test_C9_log_entries_keep_their_params_in_name_order_untranslated():
     def tr(msgid: str) -> str:
         return words.get(msgid, msgid)
 
-    gains = LogEntry("C4", "%(player)s gains %(coins)s coins.", (("coins", 2), ("player", "duchess")))
+    gains = LogEntry(
+        "C4", "%(player)s gains %(coins)s coins.", (("coins", 2), ("player", "duchess"))
+    )
     assert log_text(gains, tr) == "duchess +2" and log_text(gains) == "duchess gains 2 coins."
     shown = LogEntry("C9", "%(character)s!", (("character", "captain"),))
     assert log_text(shown, tr) == "Капитан!!" and log_text(shown) == "Captain!"
