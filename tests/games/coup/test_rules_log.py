@@ -198,3 +198,16 @@ def test_C9_log_entries_keep_their_params_in_name_order_untranslated():
     assert log_text(shown, tr) == "Капитан!!" and log_text(shown) == "Captain!"
     unknown = LogEntry("C9", "%(character)s!", (("character", "jester"),))
     assert log_text(unknown, tr) == "jester!!"
+
+
+def test_C8_a_bluffed_block_fails_and_the_action_resolves():
+    s = play(new_game(ABC), Declare("A", "steal", "B"), Challenge(None), Block("B", "captain"))
+    s = apply(s, Challenge("C"))
+    start = len(s.log)
+    s = apply(s, Reveal("B", "countess", False))
+    assert lines(s, start) == [
+        ("C9", "B does not show the claimed card and turns a card face up: Countess."),
+        ("C8", "The block fails."),
+        ("C5", "A takes 2 coins from B."),
+    ]
+    assert coins(s) == {"A": 4, "B": 0, "C": 2} and s.supply == TOTAL_COINS - 6
