@@ -13,6 +13,7 @@ from referee.games.coup.rules import (
     LoseInfluence,
     Question,
     Reveal,
+    apply,
     awaiting,
     legal_actions,
     new_game,
@@ -150,3 +151,23 @@ def test_C4_a_hand_made_state_with_no_pending_action_asks_for_a_declaration():
     pending = play(new_game(ABC), Declare("A", "tax")).pending
     assert awaiting(replace(s, step="nap", pending=pending)) == Question("over")
     assert options(replace(s, step="nap", pending=pending)) == ()
+
+
+def test_C1_the_last_copy_of_a_claimed_character_may_still_be_shown():
+    s = new_game(ABC)
+    for loser in ("B", "C"):
+        s = with_coins(s, **{s.turn: 7})
+        s = play(s, Declare(s.turn, "coup", loser), LoseInfluence(loser, "duchess"))
+    proof = play(s, Declare("C", "tax"), Challenge("A"))
+    q = awaiting(proof)
+    assert q.can_show is True and "duchess" in q.characters
+    assert options(proof)[0] == Reveal("C", "duchess", True)
+
+
+def test_C7_C9_after_the_challenger_pays_the_table_clears_the_loss_before_the_block():
+    s = with_coins(new_game(ABC), A=3)
+    s = play(s, Declare("A", "assassinate", "B"), Challenge("C"), Reveal("A", "assassin", True))
+    assert (s.loser, s.loss, s.shown) == ("C", "challenge", "assassin")
+    s = apply(s, LoseInfluence("C", "duchess"))
+    assert awaiting(s).kind == "block"
+    assert (s.loser, s.loss, s.shown) == (None, None, None)  # the API shows no loser any more
