@@ -171,3 +171,14 @@ def test_C7_C9_after_the_challenger_pays_the_table_clears_the_loss_before_the_bl
     s = apply(s, LoseInfluence("C", "duchess"))
     assert awaiting(s).kind == "block"
     assert (s.loser, s.loss, s.shown) == (None, None, None)  # the API shows no loser any more
+
+
+def test_C1_a_shown_card_counts_once_so_the_challenger_may_turn_up_the_last_copy():
+    s = with_coins(new_game(ABC), A=7)
+    s = play(s, Declare("A", "coup", "B"), LoseInfluence("B", "countess"), Declare("B", "income"))
+    s = with_coins(s, C=3)
+    s = play(s, Declare("C", "assassinate", "A"), Challenge(None), Block("A", "countess"))
+    s = play(s, Challenge("B"), Reveal("A", "countess", True))
+    assert "countess" in awaiting(s).characters  # 3 copies: 1 face up, 1 shown, 1 left
+    s = apply(s, LoseInfluence("B", "countess"))
+    assert s.face_up_count("countess") == 2 and not s.player("B").alive
