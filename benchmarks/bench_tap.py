@@ -111,7 +111,7 @@ def measure(db: str, counts: list[int], rounds: int, seconds: float, threads: in
     runs: dict = collections.defaultdict(list)
     cpu: dict = collections.defaultdict(list)
     try:
-        for name, (_, port, headers) in servers.items():  # warm: imports, page cache
+        for _, port, headers in servers.values():  # warm: imports, page cache
             wrk(port, 4, 1, headers if headers is not None else auth, script, load_cpus)
         for _ in range(rounds):
             for clients in counts:
@@ -162,16 +162,17 @@ def main() -> None:
         print(f"{key[1]:>7} {key[0]:<9}{rate[key]:>8.0f}{med(r['p50'] for r in runs[key]):>9.2f}"
               f"{p99[key]:>9.2f}{cpu_ms[key]:>9.3f}")
     print("issue 26, point 3 (goals in brackets):")
-    print(f"  32 clients, Referee / bare throughput   {rate['referee', 32] / rate['bare', 32]:.2f}"
-          f"  [>= 0.5]")
-    print(f"  Referee, 32 clients / 1 client rate     {rate['referee', 32] / rate['referee', 1]:.2f}"
-          f"  [>= 0.9]")
-    print(f"  32 clients, Referee / bare p99          {p99['referee', 32] / p99['bare', 32]:.2f}"
-          f"  [<= 2]")
+    ratios = (("32 clients, Referee / bare throughput", rate["referee", 32] / rate["bare", 32],
+               ">= 0.5"),
+              ("Referee, 32 clients / 1 client rate", rate["referee", 32] / rate["referee", 1],
+               ">= 0.9"),
+              ("32 clients, Referee / bare p99", p99["referee", 32] / p99["bare", 32], "<= 2"))
+    for label, value, goal in ratios:
+        print(f"  {label:<40}{value:.2f}  [{goal}]")
     print("issue 26, point 2: server CPU a tap / a bare request's")
     for clients, goal in ((1, 1.4), (32, 2.0)):
-        print(f"  {clients:>2} client{'s' if clients > 1 else ' '}"
-              f"                            {cpu_ms['referee', clients] / cpu_ms['bare', clients]:.2f}"
+        label = f"{clients} client{'s' if clients > 1 else ''}"
+        print(f"  {label:<40}{cpu_ms['referee', clients] / cpu_ms['bare', clients]:.2f}"
               f"  [<= {goal}]")
 
     if not args.skip_profile:
