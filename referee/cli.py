@@ -376,13 +376,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
             serve(app, args.host, port, args.http_port, certificates, args.threads)
         else:
-            import waitress
-
+            from referee import serving
             from referee.logs import quieten_queue_warnings
 
             quieten_queue_warnings()
-            waitress.serve(app, host=args.host, port=port, threads=args.threads,
-                           ident="referee")
+            serving.serve(app, host=args.host, port=port, threads=args.threads,
+                          ident="referee")
     finally:
         if station is not None:
             station.stop()
