@@ -4,9 +4,13 @@ the floor that the benchmark compares Referee against."""
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
-import waitress
 from flask import Flask, jsonify, request
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from referee import quiet_waitress  # noqa: E402  (this checkout's, as `referee serve` runs it)
 
 app = Flask(__name__)
 
@@ -23,4 +27,4 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--threads", type=int, default=8)
     args = parser.parse_args()
-    waitress.serve(app, host="127.0.0.1", port=args.port, threads=args.threads, ident="bare")
+    quiet_waitress.serve(app, host="127.0.0.1", port=args.port, threads=args.threads, ident="bare")

@@ -91,13 +91,12 @@ def run(app, args: argparse.Namespace, port: int, made) -> None:
 
         serve_tls(app, args.host, port, args.http_port, made, args.threads)
     else:
-        import waitress
-
+        from referee import quiet_waitress
         from referee.logs import quieten_queue_warnings
 
         quieten_queue_warnings()
-        waitress.serve(app, host=args.host, port=port, threads=args.threads,
-                       ident="referee")
+        quiet_waitress.serve(app, host=args.host, port=port, threads=args.threads,
+                             ident="referee")
 
 
 def serve(args: argparse.Namespace, path: str) -> int:

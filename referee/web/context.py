@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import threading
 import weakref
@@ -11,6 +12,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, g, request, session
 from sqlite_utils import Database
+from werkzeug.sansio.utils import get_current_url
 
 from referee import store
 from referee.store import referees, settings
@@ -116,10 +118,18 @@ def public_base() -> str:
     configured = settings.get(get_db(), "public_url") or current_app.config.get("PUBLIC_URL")
     if configured:
         return configured.rstrip("/")
+    here = _host_url(request.scheme, request.host)
     lan = current_app.config.get("LAN_URL")
-    if lan and is_loopback(request.host_url) and not is_loopback(lan):
+    if lan and is_loopback(here) and not is_loopback(lan):
         return lan.rstrip("/")
-    return request.host_url.rstrip("/")
+    return here.rstrip("/")
+
+
+@functools.lru_cache(maxsize=64)
+def _host_url(scheme: str, host: str) -> str:
+    """``request.host_url``, worked out once for each host a phone names (issue 26: on
+    every tap, for its passport URL, it was a twentieth of the tap's time)."""
+    return get_current_url(scheme, host)
 
 
 Found = TypeVar("Found")

@@ -15,6 +15,8 @@ object, so that an API call keeps its order of answers (401, 404, then the body)
 
 from __future__ import annotations
 
+import re
+
 from flask import Flask, abort, request
 
 from referee.rules import RuleError
@@ -33,8 +35,33 @@ def path_names_nothing(values: dict | None) -> bool:
     return any(type(v) is str and not storable(v) for v in (values or {}).values())
 
 
+def _all_storable_fast() -> bool:
+    """Whether a request surely brings nothing unstorable, seen in one search over its
+    raw headers and body (issue 26: a tap's headers, read one by one through werkzeug,
+    were a sixth of its time). Whatever might hold a NUL or a lone surrogate once decoded
+    goes to the full walk below, which names where: a query string or a cookie (both
+    decoded from escapes), a form or an upload, a JSON body with a ``\\u0000`` or
+    ``\\udXXX`` escape, and any header that holds one as it is."""
+    environ = request.environ
+    if environ.get("QUERY_STRING") or "\\" in environ.get("HTTP_COOKIE", ""):
+        return False
+    content_type = environ.get("CONTENT_TYPE", "")
+    if content_type and not request.is_json:
+        return False
+    if not storable("".join([k + v for k, v in environ.items() if type(v) is str and (
+            k.startswith("HTTP_") or k in ("CONTENT_TYPE", "CONTENT_LENGTH"))])):
+        return False
+    return not content_type or _ESCAPED.search(request.get_data(cache=True)) is None
+
+
+# A JSON escape that decodes to a NUL or a surrogate, or a NUL byte (UTF-16 or -32 JSON).
+_ESCAPED = re.compile(rb"\\u(?:0000|[dD][89a-fA-F])|\x00")
+
+
 def unstorable_input() -> RuleError | None:
     """The refusal of the first text this request brings that cannot be stored, or None."""
+    if _all_storable_fast():
+        return None
     for name, value in request.headers.items():
         if not storable(name) or not storable(value):
             return RuleError(None, UNSTORABLE_HEADER, header=name if storable(name) else "?")
