@@ -21,7 +21,7 @@ from referee.games.berserk.web import settings_or_error
 from referee.games.berserk.words import DECK_STALE
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
-from referee.web.context import current_referee, get_db
+from referee.web.context import get_db, signed_in
 from referee.web.once import once_form
 from referee.web.screens import form_version, list_page
 from referee.web.security import referee_required
@@ -195,7 +195,7 @@ def _save(deck_id: int | None):
         counts = registered.counts_from_form(request.form, deck)
         if draft["deck_was"] and draft["deck_was"] != deck.name:
             counts = {}
-        return registered.save(get_db(), current_referee()["id"], deck_id,
+        return registered.save(get_db(), signed_in()["id"], deck_id,
                                player_id=draft["player_id"], name=draft["name"],
                                deck=deck.name, counts=counts, settings=settings,
                                version=draft["version"])

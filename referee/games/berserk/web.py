@@ -36,7 +36,7 @@ from referee.games.berserk.view import (
 )
 from referee.games.berserk.words import STALE
 from referee.rules import N_, RuleError, whole, whole_arg
-from referee.web.context import current_referee, get_db
+from referee.web.context import get_db, signed_in
 from referee.web.once import game_target, once_form
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
@@ -99,7 +99,7 @@ respond = SCREEN.respond
 def write_step(game_id: int, make_action, open_id: str | None = None,
                picks: dict | None = None, wounds: str | None = None):
     """Apply one action (or undo): refusals are 422 and stale forms 409, with the screen."""
-    referee = current_referee()
+    referee = signed_in()
 
     def step(game: games.Game) -> games.Game:
         action = make_action()
@@ -169,7 +169,7 @@ def create():
     settings = None
     try:
         settings = settings_from_form()
-        game = service.create(get_db(), current_referee()["id"], a, b, settings)
+        game = service.create(get_db(), signed_in()["id"], a, b, settings)
     except RuleError as err:
         view = new_view(a, b, error=localized(err), settings=settings)
         return render_template("berserk/new.html", **view), 422

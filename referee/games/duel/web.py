@@ -16,7 +16,7 @@ from referee.rules import N_, RuleError, stats, whole, whole_arg
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
 from referee.store import games as games_store
 from referee.store import players as rows
-from referee.web.context import current_referee, get_db
+from referee.web.context import get_db, signed_in
 from referee.web.i18n import rule_message
 from referee.web.once import game_target, once_form
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
@@ -327,7 +327,7 @@ def create():
     a_id = request.form.get("a", type=whole_arg)
     b_id = request.form.get("b", type=whole_arg)
     try:
-        view = service.start(get_db(), current_referee()["id"], a_id, b_id)
+        view = service.start(get_db(), signed_in()["id"], a_id, b_id)
     except RuleError as err:
         page = new_view(a_id, b_id, error=rule_message(err))
         return render_template("duel/new.html", **page), 422
@@ -353,7 +353,7 @@ def preview(duel_id: int):
 def rounds(duel_id: int):
     """Confirm the round: apply it with every effect, or refuse with the rule."""
     picks = picks_from_form()
-    referee = current_referee()
+    referee = signed_in()
 
     def step():
         view = SCREEN.found(duel_id)
@@ -367,7 +367,7 @@ def rounds(duel_id: int):
 def extension(duel_id: int):
     """Record the D12 decision: both continue, one continues, or both refuse."""
     choice = EXTENSION_CHOICES.get(request.form.get("choice", ""))
-    referee = current_referee()
+    referee = signed_in()
 
     def step():
         if choice is None:
@@ -381,6 +381,6 @@ def extension(duel_id: int):
 @bp.post("/duels/<int:duel_id>/undo")
 def undo(duel_id: int):
     """Take back the duel's latest action and all of its effects on the players."""
-    referee = current_referee()
+    referee = signed_in()
     return write_step(duel_id, lambda: service.undo(get_db(), referee["id"], duel_id,
                                                     form_version()))
