@@ -130,6 +130,7 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
                      "shown": shown is None or entry.code in shown})
     row = registered.get(db, draft["deck_id"]) if draft["deck_id"] else None
     player = player_rows.get(db, draft["player_id"]) if draft["player_id"] else None
+    owned = squads.listing(db, row["player_id"]) if row else []
     view = {
         "draft": {**draft, "deck": deck.name}, "registered": row, "player": player,
         "players": player_rows.search(db, "") if row is None else [],
@@ -138,11 +139,11 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
         "settings": settings, "settings_open": bool(changed_settings(settings)),
         "refusal": refusal, "error": error, "notice": notice,
         "edits": registered.edits(db, row["id"]) if row else [],
-        "squads": squads.listing(db, row["player_id"]) if row else [],
+        "squads": owned,
     }
     if row:
         view["squad_problems"] = {s["id"]: [localized(p) for p in squads.hire_problems(db, s)]
-                                  for s in view["squads"]}
+                                  for s in owned}
     return view, refused
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask_babel import gettext
@@ -10,7 +11,7 @@ from sqlite_utils import Database
 
 from referee.games.duel import rules as duel
 from referee.games.duel import service
-from referee.games.duel.rules import Extension, Play, Round, model
+from referee.games.duel.rules import DuelState, Extension, Play, Round, model
 from referee.games.duel.words import STALE_OTHER, STALE_ROUND
 from referee.rules import N_, RuleError, stats, whole, whole_arg
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
@@ -127,10 +128,9 @@ def preview_of(view: service.DuelView, picks: dict | None) -> dict:
         out["last"] = state.rounds[-1]
     for side in duel.SIDES:
         pick = picks[side]
-        if counted(pick) and whole(pick["tokens"]) is not None:
+        if counted(pick) and (tokens := whole(pick["tokens"])) is not None:
             try:
-                out["totals"][side] = duel.total(Play(pick["table"], pick["hand"],
-                                                      whole(pick["tokens"])))
+                out["totals"][side] = duel.total(Play(pick["table"], pick["hand"], tokens))
             except RuleError:
                 out["totals"][side] = None
     if all(counted(picks[s]) for s in duel.SIDES):
@@ -145,13 +145,13 @@ def preview_of(view: service.DuelView, picks: dict | None) -> dict:
     return out
 
 
-def extension_options(view: service.DuelView) -> list[dict]:
+def extension_options(state: DuelState) -> list[dict]:
     """The four D12 answers; those the engine refuses carry its reason and are disabled."""
     options = []
     for choice, (a, b) in EXTENSION_CHOICES.items():
         refusal = None
         try:
-            duel.apply(view.state, Extension(a=a, b=b))
+            duel.apply(state, Extension(a=a, b=b))
         except RuleError as err:
             refusal = rule_message(err)
         options.append({"choice": choice, "a": a, "b": b, "refusal": refusal})
@@ -164,7 +164,7 @@ def screen(view: service.DuelView, *, picks: dict | None = None, error: str | No
     db = get_db()
     state = view.state
     players = {side: rows.get(db, view.player_id(side)) for side in duel.SIDES}
-    sides = {}
+    sides: dict[str, dict[str, Any]] = {}
     if state is not None:
         for key in duel.SIDES:
             side = state.side(key)
@@ -192,7 +192,7 @@ def screen(view: service.DuelView, *, picks: dict | None = None, error: str | No
         "round_n": len(state.rounds) + 1 if state else 0, "regular_rounds": duel.REGULAR_ROUNDS,
         "record": duel.record_to_dict(state) if state else None,
         "keypad": KEYPAD, "picks": picks, "preview": preview_of(view, picks),
-        "options": extension_options(view) if state and duel.awaiting(state) == "extension"
+        "options": extension_options(state) if state and duel.awaiting(state) == "extension"
         else [],
         "last": view.last, "error": error, "notice": notice,
     }
@@ -267,9 +267,10 @@ def new_view(a_id: int | None, b_id: int | None, error: str | None = None) -> di
             chosen[side] = None
     ids = {s: r["id"] if r else None for s, r in chosen.items()}
     refusal = None
-    if chosen["a"] and chosen["b"] and not error:
+    a, b = chosen["a"], chosen["b"]
+    if a and b and not error:
         try:
-            service.check_start(db, ids["a"], ids["b"])
+            service.check_start(db, a["id"], b["id"])
         except RuleError as err:
             refusal = rule_message(err)
     slot = "a" if chosen["a"] is None else "b" if chosen["b"] is None else None
