@@ -81,7 +81,9 @@ def add_referee(db: Database, name: str, password: str, organizer: bool,
         events.record(db, referee_id=by, player_id=None, kind="referee",
                       changes={"referee": {"before": None, "after": name},
                                "organizer": {"before": None, "after": bool(organizer)}})
-    return referees.get(db, rid)
+    added = referees.get(db, rid)
+    assert added is not None  # stored just above; accounts are switched off, never deleted
+    return added
 
 
 def _not_yourself(referee_id: int, by: int) -> None:

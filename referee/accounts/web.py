@@ -8,7 +8,7 @@ from flask_babel import gettext
 from referee.accounts import service as accounts
 from referee.rules import N_, RuleError, whole_arg
 from referee.store import referees
-from referee.web.context import current_referee, get_db
+from referee.web.context import get_db, signed_in
 from referee.web.i18n import rule_message
 from referee.web.once import once_form
 from referee.web.security import local_path, login, organizer_required
@@ -53,7 +53,7 @@ def logout():
 def manage():
     """Organizers add referees, reset passwords and switch accounts off and on."""
     db = get_db()
-    me = current_referee()
+    me = signed_in()
     message = error = None
     if request.method == "POST":
         action = request.form.get("action", "add")

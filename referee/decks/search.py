@@ -17,9 +17,16 @@ _CODE_KEY = re.compile(r"^([a-z]+)[\s._-]*(\d+)$")
 
 
 class Named(Protocol):
-    code: str
-    name_en: str
-    name_ru: str
+    """A card as searched: read only, so frozen cards (the engines' own) are Named too."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def name_en(self) -> str: ...
+
+    @property
+    def name_ru(self) -> str: ...
 
 
 C = TypeVar("C", bound=Named)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Blueprint, g, render_template, url_for
 from flask_babel import gettext
@@ -33,7 +34,12 @@ class Door:
 
 def _door(game: Manifest) -> Door:
     endpoint, argument = game.screen
-    return Door(game.index, lambda n: url_for(endpoint, **{argument: n}), game.blurb)
+
+    def screen(n: int) -> str:
+        values: dict[str, Any] = {argument: n}  # url_for's keywords: the route's values
+        return url_for(endpoint, **values)
+
+    return Door(game.index, screen, game.blurb)
 
 
 def door(kind: str) -> Door | None:

@@ -59,7 +59,7 @@ def default_status(finished: Callable[[State], bool]) -> Callable[[State], str]:
     return lambda state: FINISHED if finished(state) else IN_PROGRESS
 
 
-def step_note(number: int, action: Action, after: State) -> Note:
+def step_note(number: int | Note, action: Action, after: State) -> Note:
     """The reason written on the player events of one step: "game #5"."""
     return note(REASON_STEP, id=number)
 
@@ -88,7 +88,9 @@ class GameKind:
     # A kind whose start moves passport stats (a duel takes a cartridge, D4) stores the
     # start as its first step, so that undoing it cancels the game and gives them back.
     start_is_step: bool = False
-    note: Callable[[int, Action | None, State], Note] = step_note
+    # ``number`` as every station says it (games.names.number_note): a plain number, or
+    # a note naming the station it comes from.
+    note: Callable[[int | Note, Action | None, State], Note] = step_note
     # The kind of the player events that take a step's effects back (the kind's own
     # name unless it has another: a duel's are ``duel_undo``).
     undo_event: str = ""

@@ -168,6 +168,7 @@ def load(db: Database, kind: str, number: int) -> Game | None:
 def _reloaded(db: Database, kind: GameKind, number: int, folded: Replay) -> Game:
     """The stored game with a state already computed (no second replay)."""
     row = store.find(db, kind.name, number)
+    assert row is not None  # written by this request; a game is never deleted
     return _game(kind, row, store.actions(db, row["key"]), folded)
 
 
@@ -295,4 +296,6 @@ def hand_over(db: Database, referee_id: int | None, kind: str, number: int,
             raise RuleError(None, N_("No such station."))
         fold.change(db, "games", {"id": game.key}, {"station": station_id},
                           handover=True)
-    return load(db, kind, number)
+    handed = load(db, kind, number)
+    assert handed is not None  # found above; a game is never deleted
+    return handed

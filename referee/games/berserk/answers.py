@@ -4,7 +4,7 @@ their counts and saves, battles with their log and outcomes (B1–B14)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -103,13 +103,14 @@ class BerserkSquad(Answer):
     settings: dict[str, int | bool]
     version: int = Field(description="Counts the saves")
     summary: BerserkSquadSummary | None = None
-    problems: list[BerserkProblem] = Field(None, description="Why the counts cannot be made")
+    problems: Annotated[list[BerserkProblem], Field(
+        description="Why the counts cannot be made")] = None
     created_at: datetime = None
     created_by: str | None = None
     updated_at: datetime = None
     updated_by: str | None = None
-    edits: list[SquadEdit] = Field(None, description="Every save, newest first (GET of one "
-                                                     "squad)")
+    edits: Annotated[list[SquadEdit], Field(
+        description="Every save, newest first (GET of one squad)")] = None
     registered_deck: int | None = Field(None, description="B14: the player's registered "
                                         "deck the squad is hired from; null when the "
                                         "player has registered none (the squad is then "
@@ -162,7 +163,8 @@ class BerserkRegisteredDeck(Answer):
     settings: dict[str, int | bool]
     version: int = Field(description="Counts the saves")
     summary: BerserkDeckSummary | None = None
-    problems: list[BerserkProblem] = Field(None, description="Why the counts cannot be made")
+    problems: Annotated[list[BerserkProblem], Field(
+        description="Why the counts cannot be made")] = None
     created_at: datetime = None
     created_by: str | None = None
     updated_at: datetime = None

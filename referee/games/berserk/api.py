@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import jsonify
+from flask import abort, jsonify
 
 from referee.api import games as game_api
 from referee.api import paging
@@ -32,7 +32,7 @@ from referee.games.berserk.answers import (
     BerserkSquadStale,
     BerserkSquadSummary,
 )
-from referee.games.berserk.documents import Store
+from referee.games.berserk.documents import Store, fresh_of
 from referee.games.berserk.schemas import (
     BattleAction,
     BattleNew,
@@ -50,6 +50,7 @@ from referee.games.berserk.view import localized
 from referee.games.berserk.words import DECK_STALE, SQUAD_STALE, STALE
 from referee.rules import RuleError
 from referee.store import players as player_rows
+from referee.store.once import Made
 from referee.web.context import found_or_404, get_db
 from referee.web.once import idempotent
 
@@ -158,6 +159,20 @@ def _listed(store: Store, to_json: Callable[[dict], dict]):
     return paging.paged(found, limit, store.count(get_db(), player_id), "before", to_json)
 
 
+def _replayed(store: Store, made: Made, to_json: Callable[[dict], dict]) -> tuple[dict, int]:
+    """A create call repeated with its Idempotency-Key: 201 with the squad or deck it
+    made, as it stands now (web.once)."""
+    row = store.get(get_db(), made.ref)
+    if row is None:
+        abort(404)
+    return to_json(row), 201
+
+
+def _settings_sent(body: SquadCheck | SquadNew | DeckCheck | DeckNew | BattleNew) -> object:
+    """The body's ``settings`` as sent (a body keeps its JSON; read_settings checks it)."""
+    return body.sent().get("settings") or {}
+
+
 def _saves(store: Store, doc_id: int) -> list[dict]:
     """Every save of a squad or deck, newest first: its version, who, when and what."""
     return [{"version": e["seq"], "at": e["at"], "referee": e["referee"],
@@ -179,13 +194,13 @@ def list_decks():
 @bp.operation("post", "/squads/check", {200: BerserkSquadSummary}, body=SquadCheck)
 def check_squad(body: SquadCheck):
     """Count a squad without saving it: crystals, penalty, flyers, copies, problems."""
-    settings = service.read_settings(body.settings or {})
+    settings = service.read_settings(_settings_sent(body))
     if body.seat not in squads.SEATS:
         raise RuleError("B12", squads.BAD_SEAT, value=str(body.seat)[:20])
     deck = service.deck(body.deck)
     chosen = squads.picks_from_json(body.cards)
     sm = squads.summary(deck, chosen, settings, body.seat)
-    hired = ()
+    hired: tuple[RuleError, ...] = ()
     if "player" in body.sent():  # B14: against the player's registered deck, if any
         if type(body.player) is not int or player_rows.get(get_db(), body.player) is None:
             raise RuleError(None, service.NO_PLAYER, id=str(body.player)[:20])
@@ -202,13 +217,13 @@ def list_squads():
 
 
 @bp.operation("post", "/squads", {201: BerserkSquad}, body=SquadNew)
-@idempotent("squads", lambda made: (squad_json(squads.get(get_db(), made.ref)), 201))
+@idempotent("squads", lambda made: _replayed(squads.STORE, made, squad_json))
 def create_squad(body: SquadNew):
     """Save a squad for a player; refused (422) unless it keeps B12–B14."""
     row = squads.save(get_db(), game_api.referee_id(), None, player_id=body.player,
                       name=body.name, deck=body.deck, seat=body.seat,
                       chosen=squads.picks_from_json(body.cards),
-                      settings=service.read_settings(body.settings or {}))
+                      settings=service.read_settings(_settings_sent(body)))
     return jsonify(squad_json(row)), 201
 
 
@@ -235,7 +250,7 @@ def update_squad(squad_id: int, body: SquadChange):
                           seat=sent.get("seat", row["seat"]), chosen=chosen, settings=settings,
                           version=body.version)
     except Conflict as err:
-        return game_api.stale_answer(squad_json(err.fresh), SQUAD_STALE)
+        return game_api.stale_answer(squad_json(fresh_of(err)), SQUAD_STALE)
     return jsonify(squad_json(row))
 
 
@@ -245,7 +260,7 @@ def update_squad(squad_id: int, body: SquadChange):
 @bp.operation("post", "/registered-decks/check", {200: BerserkDeckSummary}, body=DeckCheck)
 def check_deck(body: DeckCheck):
     """Count a deck against B14 without registering it: cards, copies, unique cards."""
-    settings = service.read_settings(body.settings or {})
+    settings = service.read_settings(_settings_sent(body))
     sm = registered.summary(service.deck(body.deck), registered.counts_from_json(body.cards),
                             settings)
     return jsonify(deck_summary_json(sm))
@@ -260,14 +275,14 @@ def list_registered():
 
 
 @bp.operation("post", "/registered-decks", {201: BerserkRegisteredDeck}, body=DeckNew)
-@idempotent("decks", lambda made: (registered_json(registered.get(get_db(), made.ref)), 201))
+@idempotent("decks", lambda made: _replayed(registered.STORE, made, registered_json))
 def register_deck(body: DeckNew):
     """Register a player's deck (one a player); refused (422) unless it keeps B14. The
     player's squads are then hired from it."""
     row = registered.save(get_db(), game_api.referee_id(), None, player_id=body.player,
                           name=body.name, deck=body.deck,
                           counts=registered.counts_from_json(body.cards),
-                          settings=service.read_settings(body.settings or {}))
+                          settings=service.read_settings(_settings_sent(body)))
     return jsonify(registered_json(row)), 201
 
 
@@ -298,7 +313,7 @@ def update_registered(deck_id: int, body: DeckChange):
                               deck=sent.get("deck", row["deck"]), counts=counts,
                               settings=settings, version=body.version)
     except Conflict as err:
-        return game_api.stale_answer(registered_json(err.fresh), DECK_STALE)
+        return game_api.stale_answer(registered_json(fresh_of(err)), DECK_STALE)
     return jsonify(registered_json(row))
 
 
@@ -321,7 +336,7 @@ def create_battle(body: BattleNew):
     base = None
     if type(body.a) is int and (row := squads.get(db, body.a)) is not None:
         base = service.read_settings(row["settings"])
-    settings = service.read_settings(body.settings or {}, base=base or berserk.PUBLISHED)
+    settings = service.read_settings(_settings_sent(body), base=base or berserk.PUBLISHED)
     game = service.create(db, game_api.referee_id(), body.a, body.b, settings)
     return game_api.created(BATTLE, game)
 
@@ -356,8 +371,9 @@ def preview_strike(game_id: int, body: PreviewIn):
     """What a strike would do, as rolled and (in an exchange) lowered; nothing is stored."""
     game = found_or_404(service.load, game_id)
     action = service.read_action({"type": "strike", **body.sent("version")})
+    assert isinstance(action, berserk.Strike)  # read as a "strike"; else RuleError
     return jsonify({"version": game.version, "outcomes": [
-        berserk.outcome_to_dict(o) for o in service.outcomes(game.state, action)]})
+        berserk.outcome_to_dict(o) for o in service.outcomes(service.battle_of(game), action)]})
 
 
 @bp.operation("post", "/battles/<int:game_id>/actions", WRITTEN, body=BattleAction)

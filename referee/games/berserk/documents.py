@@ -52,6 +52,13 @@ def player_of(db: Database, player_id: object) -> dict:
     return player
 
 
+def fresh_of(err: Conflict) -> dict:
+    """The stored document a stale save met, as it stands now."""
+    fresh = err.fresh
+    assert isinstance(fresh, dict)  # Store.current raises Conflict with the stored row
+    return fresh
+
+
 @dataclass(frozen=True)
 class Store:
     """The rows of one kind of document and of its edits."""

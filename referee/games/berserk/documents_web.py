@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 from referee.decks import Deck
 from referee.errors import Conflict
 from referee.games.berserk import rules as berserk
-from referee.games.berserk.documents import Store
+from referee.games.berserk.documents import Store, fresh_of
 from referee.games.berserk.files import decks
 from referee.games.berserk.game import read_settings
 from referee.games.berserk.view import localized
@@ -82,8 +82,9 @@ class Editor:
         try:
             row = store(settings)
         except Conflict as err:
-            view, _ = self.view(self.draft_of(err.fresh), settings=read_settings(
-                err.fresh["settings"]), notice=gettext(self.stale))
+            fresh = fresh_of(err)
+            view, _ = self.view(self.draft_of(fresh), settings=read_settings(
+                fresh["settings"]), notice=gettext(self.stale))
             return self.page(view, 409)
         except RuleError as err:
             return self.page(self.view(draft, settings=settings, error=localized(err))[0], 422)

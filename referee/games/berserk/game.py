@@ -82,7 +82,7 @@ def _switch(key: str, value: object, strict: bool) -> bool:
     return value
 
 
-def read_settings(values: Mapping[str, object] | None, strict: bool = True,
+def read_settings(values: object, strict: bool = True,
                   base: Settings = PUBLISHED) -> Settings:
     """Settings from JSON (``strict``: numbers and booleans) or from a form (text).
     Missing keys keep ``base``; every refusal names the setting and its rule."""

@@ -129,7 +129,7 @@ def save(db: Database, referee_id: int | None, deck_id: int | None, *, player_id
             raise RuleError(None, ALREADY, player=player["character"], id=mine["id"])
         deck_id = STORE.write(db, referee_id, deck_id,
                               check(player_id, name, deck, counts, settings), old=old)
-    return get(db, deck_id)
+    return STORE.current(db, deck_id, None)
 
 
 def problems_of(row: dict) -> tuple[RuleError, ...]:

@@ -21,7 +21,7 @@ from referee.games.berserk.web import settings_or_error
 from referee.games.berserk.words import DECK_STALE
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
-from referee.web.context import current_referee, get_db
+from referee.web.context import get_db, signed_in
 from referee.web.once import once_form
 from referee.web.screens import form_version, list_page
 from referee.web.security import referee_required
@@ -130,6 +130,7 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
                      "shown": shown is None or entry.code in shown})
     row = registered.get(db, draft["deck_id"]) if draft["deck_id"] else None
     player = player_rows.get(db, draft["player_id"]) if draft["player_id"] else None
+    owned = squads.listing(db, row["player_id"]) if row else []
     view = {
         "draft": {**draft, "deck": deck.name}, "registered": row, "player": player,
         "players": player_rows.search(db, "") if row is None else [],
@@ -138,11 +139,11 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
         "settings": settings, "settings_open": bool(changed_settings(settings)),
         "refusal": refusal, "error": error, "notice": notice,
         "edits": registered.edits(db, row["id"]) if row else [],
-        "squads": squads.listing(db, row["player_id"]) if row else [],
+        "squads": owned,
     }
     if row:
         view["squad_problems"] = {s["id"]: [localized(p) for p in squads.hire_problems(db, s)]
-                                  for s in view["squads"]}
+                                  for s in owned}
     return view, refused
 
 
@@ -195,7 +196,7 @@ def _save(deck_id: int | None):
         counts = registered.counts_from_form(request.form, deck)
         if draft["deck_was"] and draft["deck_was"] != deck.name:
             counts = {}
-        return registered.save(get_db(), current_referee()["id"], deck_id,
+        return registered.save(get_db(), signed_in()["id"], deck_id,
                                player_id=draft["player_id"], name=draft["name"],
                                deck=deck.name, counts=counts, settings=settings,
                                version=draft["version"])

@@ -4,7 +4,7 @@ wrong one with its rule."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, create_model
 
@@ -33,12 +33,15 @@ class Pick(Body):
 
 Picks = Annotated[list[Pick], Field(max_length=CARD_LIMIT)]
 
+# create_model's field definitions: (type, default or Field) by name
+_SETTINGS: dict[str, Any] = {
+    key: ((bool, None) if key == "strike_taps_attacker" else
+          (int, Field(None, ge=0, le=SETTING_LIMIT, description=rule)))
+    for rule, keys in SETTING_GROUPS for key in keys}
 BerserkSettings = create_model(
     "BerserkSettings", __base__=Body, __module__=__name__,
     __doc__="The published rules' numbers an event may change (left out = published value)",
-    **{key: ((bool, None) if key == "strike_taps_attacker" else
-             (int, Field(None, ge=0, le=SETTING_LIMIT, description=rule)))
-       for rule, keys in SETTING_GROUPS for key in keys})
+    **_SETTINGS)
 
 
 class SquadCheck(Body):
@@ -132,7 +135,7 @@ class Modification(Body):
     elite: bool = None
     lives: int = None
     movement: int = None
-    strike: list[int] = Field(None, min_length=3, max_length=3)
+    strike: Annotated[list[int], Field(min_length=3, max_length=3)] = None
     amount: int = None
     props: list[Literal["cost", "lives", "movement", "strike"]] = None
     round_up: bool = True

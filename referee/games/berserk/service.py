@@ -36,7 +36,6 @@ from referee.games.berserk.game import (  # noqa: F401
 from referee.games.berserk.rules import Battle, Settings, Strike, StrikeOutcome
 from referee.rules import RuleError
 from referee.store import games as game_rows
-from referee.store import players as player_rows
 
 KIND = "berserk"
 
@@ -66,12 +65,18 @@ def create(db: Database, referee_id: int | None, squad_a: object, squad_b: objec
         hired = squads.hire_problems(db, row)
         if hired:
             raise hired[0]
-    players = [player_rows.get(db, r["player_id"]) for r in rows]
     setup = {"settings": berserk.settings_to_dict(settings)}
     for side, row in zip(SIDES, rows, strict=True):
         setup[side] = side_setup(row, squads.cards_of(deck(row["deck"]), squads.picks(row)))
-    title = f"{players[0]['character']} — {players[1]['character']}"
+    title = f"{rows[0]['character']} — {rows[1]['character']}"
     return games.create(db, referee_id, KIND, setup, [r["player_id"] for r in rows], title)
+
+
+def battle_of(game: games.Game) -> Battle:
+    """The battle as it stands: a battle's state (its start is no step: never None)."""
+    state = game.state
+    assert isinstance(state, Battle)  # the Berserk kind folds Battles
+    return state
 
 
 def load(db: Database, game_id: int) -> games.Game | None:
@@ -113,8 +118,8 @@ class Entry:
 class Record:
     """Every action of a battle in order (undone ones marked) and the state now."""
 
+    state: Battle
     entries: list[Entry] = field(default_factory=list)
-    state: Battle | None = None
 
     @property
     def live(self) -> list[Entry]:

@@ -188,7 +188,7 @@ def save(db: Database, referee_id: int | None, squad_id: int | None, *, player_i
         if hired:
             raise hired[0]
         squad_id = STORE.write(db, referee_id, squad_id, squad, version)
-    return get(db, squad_id)
+    return STORE.current(db, squad_id, None)
 
 
 def hire_problems(db: Database, squad: dict) -> tuple[RuleError, ...]:

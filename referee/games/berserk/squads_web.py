@@ -20,7 +20,7 @@ from referee.games.berserk.web import settings_or_error
 from referee.games.berserk.words import SQUAD_STALE
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
-from referee.web.context import current_referee, get_db
+from referee.web.context import get_db, signed_in
 from referee.web.once import once_form
 from referee.web.screens import form_version, list_page
 from referee.web.security import referee_required
@@ -240,7 +240,7 @@ def _save(squad_id: int | None):
     def store(settings: berserk.Settings) -> dict:
         if draft["player_id"] is None:
             raise RuleError(None, PICK_PLAYER)
-        return squads.save(get_db(), current_referee()["id"], squad_id,
+        return squads.save(get_db(), signed_in()["id"], squad_id,
                            player_id=draft["player_id"], name=draft["name"],
                            deck=draft["deck"], seat=draft["seat"],
                            chosen=squads.picks_from_tokens(draft["tokens"]),

@@ -6,6 +6,8 @@ The routes in :mod:`referee.web.berserk` parse forms and write; this module only
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import request
 from flask_babel import get_locale, gettext
 from sqlite_utils import Database
@@ -73,7 +75,7 @@ def words() -> dict:
     return WORDS
 
 
-def mod_dict(mod: object) -> dict:
+def mod_dict(mod: dict | berserk.Modification) -> dict:
     """A modification as a dict (its ``op`` tells the templates what it is)."""
     return mod if isinstance(mod, dict) else berserk.mod_to_dict(mod)
 
@@ -185,10 +187,10 @@ def strike_view(state: berserk.Battle, picks: dict | None, last: str | None = No
     other = other_side(side) if side else None
     turn = tuple(c.id for c in berserk.living(state, side)) if other and \
         berserk.next_attacker(state, last_of.get(other), side=other) else ()
-    out = {"picks": picks, "attackers": able, "targets": targets, "turn": turn, "own": own,
-           "target_rolls": rolls, "outcomes": (), "awaiting": None, "error": None,
-           "modifiers": any(picks[k] not in ("", "0") for k in ("a_mod", "d_mod", "s_mod",
-                                                               "n_mod"))}
+    out: dict[str, Any] = {
+        "picks": picks, "attackers": able, "targets": targets, "turn": turn, "own": own,
+        "target_rolls": rolls, "outcomes": (), "awaiting": None, "error": None,
+        "modifiers": any(picks[k] not in ("", "0") for k in ("a_mod", "d_mod", "s_mod", "n_mod"))}
     if not attacker or not target:
         out["awaiting"] = gettext(PICK_TARGET if attacker else PICK_SIDES)
     elif not picks["a_die"]:

@@ -3,6 +3,8 @@ of properties with their history, the record and undo (B1–B14)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext
 
@@ -36,7 +38,7 @@ from referee.games.berserk.view import (
 )
 from referee.games.berserk.words import STALE
 from referee.rules import N_, RuleError, whole, whole_arg
-from referee.web.context import current_referee, get_db
+from referee.web.context import get_db, signed_in
 from referee.web.once import game_target, once_form
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
 from referee.web.security import referee_required
@@ -99,7 +101,7 @@ respond = SCREEN.respond
 def write_step(game_id: int, make_action, open_id: str | None = None,
                picks: dict | None = None, wounds: str | None = None):
     """Apply one action (or undo): refusals are 422 and stale forms 409, with the screen."""
-    referee = current_referee()
+    referee = signed_in()
 
     def step(game: games.Game) -> games.Game:
         action = make_action()
@@ -169,7 +171,7 @@ def create():
     settings = None
     try:
         settings = settings_from_form()
-        game = service.create(get_db(), current_referee()["id"], a, b, settings)
+        game = service.create(get_db(), signed_in()["id"], a, b, settings)
     except RuleError as err:
         view = new_view(a, b, error=localized(err), settings=settings)
         return render_template("berserk/new.html", **view), 422
@@ -213,6 +215,16 @@ def strike(game_id: int):
                       picks=picks)
 
 
+ELEMENT_CHANGES: dict[str, type[GainElement | BecomeElement | LoseElement]] = {
+    "gain": GainElement, "become": BecomeElement, "lose": LoseElement}
+
+
+def _wholes(parts: list[str]) -> list[int] | None:
+    """The whole numbers typed, or None when one of them is not one."""
+    numbers = [whole(p) for p in parts]
+    return [n for n in numbers if n is not None] if None not in numbers else None
+
+
 def modification_of(form) -> berserk.Modification:
     """The modification the creature form describes (B6, B9)."""
     op = form.get("op", "")
@@ -223,8 +235,7 @@ def modification_of(form) -> berserk.Modification:
             element = Element(form.get("element", ""))
         except ValueError:
             raise RuleError("B9", NEED_ELEMENT) from None
-        cls = {"gain": GainElement, "become": BecomeElement, "lose": LoseElement}[op]
-        return cls(element, source)
+        return ELEMENT_CHANGES[op](element, source)
     if op == "halve":
         props = tuple(p for p in HALVABLE if p in form.getlist("halve"))
         if not props:
@@ -233,13 +244,13 @@ def modification_of(form) -> berserk.Modification:
     if op in ("set_strike", "set_base"):
         parts = [p for p in value.replace(",", " ").replace("-", " ").replace("/", " ").split()
                  if p]
-        numbers = [whole(p) for p in parts]
+        numbers = _wholes(parts)
         if op == "set_strike":
-            if len(numbers) != 3 or None in numbers:
+            if numbers is None or len(numbers) != 3:
                 raise RuleError("B5", NEED_STRIKE)
             return Overwrite(strike=SimpleStrike(*numbers), source=source)
         # B6: one effect overwrites all three at once, as the seed's "1, 1 and 1-1-1"
-        if len(numbers) not in (4, 5) or None in numbers:
+        if numbers is None or len(numbers) not in (4, 5):
             raise RuleError("B6", NEED_BASE)
         movement = numbers[1] if len(numbers) == 5 else None
         return Overwrite(lives=numbers[0], movement=movement,
@@ -252,7 +263,8 @@ def modification_of(form) -> berserk.Modification:
         raise RuleError("B6", NEED_VALUE) from None
     if op == "lives":
         return AddLives(number, source)
-    return Overwrite(**{op.removeprefix("set_"): number}, source=source)
+    changed: dict[str, Any] = {op.removeprefix("set_"): number}  # lives, cost or movement
+    return Overwrite(**changed, source=source)
 
 
 @bp.post("/<int:game_id>/creatures/<cid>/modify")

@@ -3,6 +3,8 @@ a table is shown; loading, 409 and undo are the generic layer's (referee.api.gam
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.api import games as game_api
 from referee.api.models import Undo
 from referee.api.registry import ApiBlueprint
@@ -25,7 +27,7 @@ PLAYER_FIELDS = ("player", "target", "challenger", "blocker")
 def table_json(game: games.Game) -> dict:
     """A table as the API shows it: the row, the seats' names and the engine's state."""
     table = data(get_db(), game)
-    state = coup.state_to_dict(table.state)
+    state: dict[str, Any] = coup.state_to_dict(table.state)  # plain JSON data: seats are dicts
     for seat in state["players"]:
         seat["player_id"] = int(seat["id"])
         seat["name"] = table.names[seat["id"]]

@@ -12,11 +12,14 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field
 
 from referee.api.models import Answer, Body, GameName, GameRules, Versioned
-from referee.games.coup.rules.model import ACTIONS, CHARACTER_NAMES
 
 PlayerRef = Annotated[str | int, Field(
     description="A seated player's registry id (the engine's player id), as text or number")]
-Character = Literal[tuple(CHARACTER_NAMES)]
+# The engine's characters and declared actions (coup.rules.model: CHARACTERS, ACTIONS), in
+# its order; tests/games/coup/test_api.py keeps the two lists the same.
+Character = Literal["duchess", "assassin", "captain", "ambassador", "inquisitor", "countess"]
+Declared = Literal["income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange",
+                   "inquisitor_exchange", "examine"]
 Status = Literal["in_progress", "finished"]
 
 
@@ -37,7 +40,7 @@ class CoupDeclare(Versioned):
 
     type: Literal["declare"]
     player: PlayerRef
-    action: Literal[ACTIONS]
+    action: Declared
     target: PlayerRef | None = None
 
 

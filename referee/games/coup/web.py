@@ -26,7 +26,7 @@ from referee.games.coup.words import STALE, translator
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import games as store
 from referee.store import players as rows
-from referee.web.context import current_referee, get_db
+from referee.web.context import get_db, signed_in
 from referee.web.i18n import rule_message
 from referee.web.once import game_target, once_form
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
@@ -253,7 +253,7 @@ def create():
     first = request.form.get("first", type=whole_arg)
     try:
         game = service.create(
-            get_db(), current_referee()["id"], ids,
+            get_db(), signed_in()["id"], ids,
             variant=request.form.get("variant", "ambassador"), first=first,
             one_coin_start=request.form.get("one_coin_start") == "1",
             title=request.form.get("title", ""))
@@ -275,7 +275,7 @@ def show(game_id: int):
 @bp.post("/coup/<int:game_id>/act")
 def act(game_id: int):
     """Record one answer (the button's action); refused → 422, stale → 409."""
-    referee = current_referee()
+    referee = signed_in()
     try:
         data = json.loads(request.form.get("action", ""))
     except ValueError:
@@ -287,7 +287,7 @@ def act(game_id: int):
 @bp.post("/coup/<int:game_id>/undo")
 def undo(game_id: int):
     """Take back the table's latest step (an undo row is appended; history stays)."""
-    referee = current_referee()
+    referee = signed_in()
     return write_step(game_id, lambda: games.undo(get_db(), referee["id"], service.KIND, game_id,
                                                   form_version()))
 

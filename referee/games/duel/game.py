@@ -65,22 +65,33 @@ def legal(state: DuelState) -> Choices | tuple:
     return ()
 
 
+def _registry_id(player: object) -> int:
+    """The passport a duelist stands for: the duel service snapshots registry rows, so
+    the engine's player is a registry id (``service.snapshot``: ``player=row["id"]``)."""
+    assert isinstance(player, int)  # see above; the engine alone also takes names
+    return player
+
+
 def effects(before: DuelState | None, after: DuelState) -> dict[int, Effect]:
     """What one step did to both passports: stats, surrendered cards, D13's refill."""
     if before is None:  # D4: the start takes one cartridge from each
-        return {s.start.player: Effect({"cartridges": s.cartridges - s.start.cartridges})
+        return {_registry_id(s.start.player):
+                Effect({"cartridges": s.cartridges - s.start.cartridges})
                 for s in (after.a, after.b)}
     won = after.result.winner if after.result and before.result is None else None
     out = {}
     for key, change in duel.effects_between(before, after).items():
         refill = ("chance",) if won == key else ()  # D13: back to the passport maximum
-        deltas = {k: change[k] for k in ("hp", "chance", "cartridges")
-                  if change[k] and k not in refill}
-        out[change["player"]] = Effect(deltas, refill, tuple(change["surrendered"]))
+        # effects_between's values: ints for the stats, a tuple of card codes surrendered
+        deltas = {k: n for k in ("hp", "chance", "cartridges")
+                  if isinstance(n := change[k], int) and n and k not in refill}
+        surrendered = change["surrendered"]
+        assert isinstance(surrendered, tuple)  # effects_between builds it as one
+        out[_registry_id(change["player"])] = Effect(deltas, refill, surrendered)
     return out
 
 
-def step_note(number: int, action: object | None, after: DuelState) -> Note:
+def step_note(number: int | Note, action: object | None, after: DuelState) -> Note:
     """"duel #3, round 2" on the players' events."""
     if action is None:
         return note(REASON_START, duel=number)

@@ -107,7 +107,7 @@ class Duel(Answer):
     result: DuelResult | None
     awaiting: Literal["round", "extension"] | None = Field(
         None, description="What is entered next")
-    extensions: list[DuelDecision] = Field(None, description="D12 decisions in order")
+    extensions: Annotated[list[DuelDecision], Field(description="D12 decisions in order")] = None
     duelists: dict[Side, DuelSide] | None = Field(
         None, description="D14: per side hp/chance before and after, cartridges paid, "
                           "table cards, surrendered cards, heavy wound")

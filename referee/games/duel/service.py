@@ -47,7 +47,9 @@ class DuelView:
 
     @property
     def state(self) -> DuelState | None:  # None once the start was undone
-        return self.game.state
+        state = self.game.state
+        assert state is None or isinstance(state, DuelState)  # a duel: the duel kind's state
+        return state
 
     @property
     def id(self) -> int:
@@ -93,7 +95,7 @@ def _step_kind(row: dict) -> str:
     if row["undoes"]:
         return "undo"
     action = row["action"] or {}
-    return {"start": "start", "extension": "extension"}.get(action.get("type"), "round")
+    return {"start": "start", "extension": "extension"}.get(action.get("type", ""), "round")
 
 
 def snapshot(row: dict) -> Duelist:
@@ -168,7 +170,9 @@ def _viewed(db: Database, write: Callable[[], games.Game]) -> DuelView:
     try:
         return _view(db, write())
     except Conflict as err:
-        raise Conflict(_view(db, err.fresh)) from None
+        fresh = err.fresh
+        assert isinstance(fresh, games.Game)  # the game service's conflicts carry the game
+        raise Conflict(_view(db, fresh)) from None
 
 
 # Lists -----------------------------------------------------------------------------
@@ -176,9 +180,12 @@ def _viewed(db: Database, write: Callable[[], games.Game]) -> DuelView:
 
 def views(db: Database, duel_rows: Iterable[dict]) -> list[DuelView]:
     """Rebuild each listed duel (for its score), naming the duelists the list names."""
-    return [_view(db, games.load(db, KIND, row["id"]),
-                  {s["player_id"]: s["character"] for s in row["seated"]})
-            for row in duel_rows]
+    out = []
+    for row in duel_rows:
+        game = games.load(db, KIND, row["id"])
+        assert game is not None  # listed just now; a game is never deleted
+        out.append(_view(db, game, {s["player_id"]: s["character"] for s in row["seated"]}))
+    return out
 
 
 def for_player(db: Database, player_id: int, limit: int = 200) -> list[DuelView]:

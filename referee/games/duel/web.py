@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask_babel import gettext
@@ -10,13 +11,13 @@ from sqlite_utils import Database
 
 from referee.games.duel import rules as duel
 from referee.games.duel import service
-from referee.games.duel.rules import Extension, Play, Round, model
+from referee.games.duel.rules import DuelState, Extension, Play, Round, model
 from referee.games.duel.words import STALE_OTHER, STALE_ROUND
 from referee.rules import N_, RuleError, stats, whole, whole_arg
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
 from referee.store import games as games_store
 from referee.store import players as rows
-from referee.web.context import current_referee, get_db
+from referee.web.context import get_db, signed_in
 from referee.web.i18n import rule_message
 from referee.web.once import game_target, once_form
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
@@ -127,10 +128,9 @@ def preview_of(view: service.DuelView, picks: dict | None) -> dict:
         out["last"] = state.rounds[-1]
     for side in duel.SIDES:
         pick = picks[side]
-        if counted(pick) and whole(pick["tokens"]) is not None:
+        if counted(pick) and (tokens := whole(pick["tokens"])) is not None:
             try:
-                out["totals"][side] = duel.total(Play(pick["table"], pick["hand"],
-                                                      whole(pick["tokens"])))
+                out["totals"][side] = duel.total(Play(pick["table"], pick["hand"], tokens))
             except RuleError:
                 out["totals"][side] = None
     if all(counted(picks[s]) for s in duel.SIDES):
@@ -145,13 +145,13 @@ def preview_of(view: service.DuelView, picks: dict | None) -> dict:
     return out
 
 
-def extension_options(view: service.DuelView) -> list[dict]:
+def extension_options(state: DuelState) -> list[dict]:
     """The four D12 answers; those the engine refuses carry its reason and are disabled."""
     options = []
     for choice, (a, b) in EXTENSION_CHOICES.items():
         refusal = None
         try:
-            duel.apply(view.state, Extension(a=a, b=b))
+            duel.apply(state, Extension(a=a, b=b))
         except RuleError as err:
             refusal = rule_message(err)
         options.append({"choice": choice, "a": a, "b": b, "refusal": refusal})
@@ -164,7 +164,7 @@ def screen(view: service.DuelView, *, picks: dict | None = None, error: str | No
     db = get_db()
     state = view.state
     players = {side: rows.get(db, view.player_id(side)) for side in duel.SIDES}
-    sides = {}
+    sides: dict[str, dict[str, Any]] = {}
     if state is not None:
         for key in duel.SIDES:
             side = state.side(key)
@@ -192,7 +192,7 @@ def screen(view: service.DuelView, *, picks: dict | None = None, error: str | No
         "round_n": len(state.rounds) + 1 if state else 0, "regular_rounds": duel.REGULAR_ROUNDS,
         "record": duel.record_to_dict(state) if state else None,
         "keypad": KEYPAD, "picks": picks, "preview": preview_of(view, picks),
-        "options": extension_options(view) if state and duel.awaiting(state) == "extension"
+        "options": extension_options(state) if state and duel.awaiting(state) == "extension"
         else [],
         "last": view.last, "error": error, "notice": notice,
     }
@@ -267,9 +267,10 @@ def new_view(a_id: int | None, b_id: int | None, error: str | None = None) -> di
             chosen[side] = None
     ids = {s: r["id"] if r else None for s, r in chosen.items()}
     refusal = None
-    if chosen["a"] and chosen["b"] and not error:
+    a, b = chosen["a"], chosen["b"]
+    if a and b and not error:
         try:
-            service.check_start(db, ids["a"], ids["b"])
+            service.check_start(db, a["id"], b["id"])
         except RuleError as err:
             refusal = rule_message(err)
     slot = "a" if chosen["a"] is None else "b" if chosen["b"] is None else None
@@ -327,7 +328,7 @@ def create():
     a_id = request.form.get("a", type=whole_arg)
     b_id = request.form.get("b", type=whole_arg)
     try:
-        view = service.start(get_db(), current_referee()["id"], a_id, b_id)
+        view = service.start(get_db(), signed_in()["id"], a_id, b_id)
     except RuleError as err:
         page = new_view(a_id, b_id, error=rule_message(err))
         return render_template("duel/new.html", **page), 422
@@ -353,7 +354,7 @@ def preview(duel_id: int):
 def rounds(duel_id: int):
     """Confirm the round: apply it with every effect, or refuse with the rule."""
     picks = picks_from_form()
-    referee = current_referee()
+    referee = signed_in()
 
     def step():
         view = SCREEN.found(duel_id)
@@ -367,7 +368,7 @@ def rounds(duel_id: int):
 def extension(duel_id: int):
     """Record the D12 decision: both continue, one continues, or both refuse."""
     choice = EXTENSION_CHOICES.get(request.form.get("choice", ""))
-    referee = current_referee()
+    referee = signed_in()
 
     def step():
         if choice is None:
@@ -381,6 +382,6 @@ def extension(duel_id: int):
 @bp.post("/duels/<int:duel_id>/undo")
 def undo(duel_id: int):
     """Take back the duel's latest action and all of its effects on the players."""
-    referee = current_referee()
+    referee = signed_in()
     return write_step(duel_id, lambda: service.undo(get_db(), referee["id"], duel_id,
                                                     form_version()))

@@ -135,8 +135,10 @@ def quick_fight(body: QuickFightIn):
         done = service.quick_fight(db, game_api.referee_id(), body.player, bonuses,
                                    body.strength, body.version, reason)
     except Conflict as err:
-        return game_api.stale_answer({"player": player_json(err.fresh)}, STALE_LEVEL,
-                                     player=err.fresh["character"])
+        fresh = err.fresh
+        assert isinstance(fresh, dict)  # quick_fight's conflicts carry the player's row
+        return game_api.stale_answer({"player": player_json(fresh)}, STALE_LEVEL,
+                                     player=fresh["character"])
     r = done.fight
     return jsonify({"outcome": r.outcome, "score": r.player_score, "strength": r.monster_score,
                     "level_before": r.level_before, "level": r.level,

@@ -8,6 +8,8 @@ reason instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import gettext
 
 from referee.games import service as games
@@ -33,7 +35,7 @@ class Panels:
 
     def __init__(self, game: games.Game, names: dict[str, str]) -> None:
         self.game = game
-        self.table: service.Table = game.state
+        self.table = service.table_of(game)
         self.state: uw.State = self.table.state
         self.names = names
         self.cards = {c.code: c for c in self.state.cards}
@@ -45,7 +47,7 @@ class Panels:
     def name(self, pid: str) -> str:
         return self.names.get(pid, pid)
 
-    def card(self, code: str) -> object:
+    def card(self, code: str) -> uw.Card | None:
         return self.cards.get(code)
 
     def label(self, code: str) -> str:
@@ -97,10 +99,9 @@ class Panels:
     def fight(self) -> dict | None:
         """The score board of the pending fight, and what confirming it does (U7, U8)."""
         s = self.state
-        bd = uw.fight_breakdown(s)
-        if bd is None or s.phase not in FIGHTING:
+        bd, enc = uw.fight_breakdown(s), s.encounter
+        if bd is None or enc is None or s.phase not in FIGHTING:  # one is None: both are
             return None
-        enc = s.encounter
         after, err = attempt(s, uw.Fight())
         changes = self.level_changes(s, after) if after else []
         # U11: on a win the side's accepted helpers take their promised cards
@@ -133,9 +134,9 @@ class Panels:
     def help_form(self) -> dict | None:
         """U11: who may still offer help, and the rewards each side may promise."""
         s = self.state
-        if s.phase not in FIGHTING or not self.legal_of("offer_help"):
-            return None
         enc = s.encounter
+        if enc is None or s.phase not in FIGHTING or not self.legal_of("offer_help"):
+            return None
         asked = {o.helper for o in enc.offers}
         helpers = [p.id for p in s.players if p.id not in sides(enc) and p.id not in asked]
         rewards = []
@@ -171,8 +172,8 @@ class Panels:
 
     def _entry(self, p: uw.Player, code: str) -> dict:
         s, card = self.state, self.card(code)
-        entry = {"code": code, "card": card, "count": p.inventory.count(code), "plays": [],
-                 "summons": [], "refusal": None, "hint": None}
+        entry: dict[str, Any] = {"code": code, "card": card, "count": p.inventory.count(code),
+                                 "plays": [], "summons": [], "refusal": None, "hint": None}
         if isinstance(card, uw.Item | uw.Skill):
             olds = [""] + [old for old in dict.fromkeys(p.play_area)
                            if isinstance(card, uw.Item)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from flask_babel import get_locale, gettext
 
+from referee.decks.search import Named
 from referee.games.underworld import rules as uw
 from referee.games.underworld.service import Table
 from referee.rules import RuleError
@@ -20,7 +21,7 @@ Label = Callable[[str], str]
 
 
 
-def card_name(card: object) -> str:
+def card_name(card: Named | None) -> str:
     """A card's name in the reader's language."""
     if card is None:
         return "—"
@@ -38,9 +39,8 @@ def refusal(err: RuleError, names: dict[str, str]) -> str:
     """The engine's refusal in the reader's language, players named, not numbered."""
     params = dict(err.params)
     for key in ("player", "players"):
-        if isinstance(params.get(key), str):
-            params[key] = ", ".join(names.get(p.strip(), p.strip())
-                                    for p in params[key].split(","))
+        if isinstance(value := params.get(key), str):
+            params[key] = ", ".join(names.get(p.strip(), p.strip()) for p in value.split(","))
     return rule_message(RuleError(err.rule, err.message, **params))
 
 
@@ -215,8 +215,9 @@ def record(table: Table, history: list[dict], names: dict[str, str], label: Labe
     """The action rows, newest first (the latest ``limit`` of them): each one's sentence,
     the levels it moved, the turn it began, the winner it made; undone rows are kept and
     marked."""
-    live = iter(table.steps()[1:])
-    current = table.steps()[0].state
+    steps = table.steps()
+    live = zip(steps, steps[1:], strict=False)  # each table with the one it came from
+    current = steps[0].state
     cancelled = {r["undoes"] for r in history if r["undoes"]}
     shown = history[-limit:] if limit else history
     # Only the shown rows are put into words, and the rows their undo rows name.
@@ -247,8 +248,8 @@ def record(table: Table, history: list[dict], names: dict[str, str], label: Labe
             except RuleError:
                 after = None
         else:
-            step = next(live)
-            action, before, after = step.action, step.previous.state, step.state
+            previous, step = next(live)
+            action, before, after = step.action, previous.state, step.state
             current = after
             if row["id"] not in wanted:
                 continue

@@ -46,12 +46,13 @@ def _field_type(name: str, kind: str) -> Any:
     return _TYPES.get(kind, list[str])
 
 
-def _variant(cls: type) -> type[Versioned]:
+def _variant(cls: type[uw.Action]) -> type[Versioned]:
     """One engine action as a body: ``kind`` plus the dataclass's fields."""
     defined: dict[str, Any] = {"kind": (Literal[cls.kind], ...)}
     for f in fields(cls):
         default = ... if f.default is MISSING else Field(default_factory=lambda d=f.default: d)
-        defined[f.name] = (_field_type(f.name, f.type), default)
+        # The engine's annotations are text (``from __future__ import annotations``): "int"
+        defined[f.name] = (_field_type(f.name, str(f.type)), default)
     doc = " ".join((cls.__doc__ or "").split())
     if not doc.startswith(cls.rule):
         doc = f"{cls.rule}: {doc}"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from referee.decks import DeckError, UnknownDeck, load_all, load_deck, search
+from referee.decks import Deck, DeckError, UnknownDeck, load_all, load_deck, search
 from referee.errors import Conflict
 from referee.games import service as games
 from referee.games.underworld import rules as uw
@@ -68,7 +68,7 @@ STRENGTH = N_("The monster's strength must be a whole number from 0 to 99; corre
 # Decks and cards --------------------------------------------------------------------------
 
 
-def decks(kind: str) -> dict[str, object]:
+def decks(kind: str) -> dict[str, Deck]:
     """The readable deck files of a kind (``castle`` or ``class``), by name."""
     return {name: deck for name, deck in load_all(errors=[]).items() if deck.kind == kind}
 
@@ -116,12 +116,12 @@ def resolve_card(cards: Iterable[uw.Card], text: object) -> str:
                  or narrower(c.name_ru.casefold())]
         if len(close) == 1:
             return close[0].code
-    found = [c.code for c in found]
-    if len(found) == 1:
-        return found[0]
-    if not found:
+    codes = [c.code for c in found]
+    if len(codes) == 1:
+        return codes[0]
+    if not codes:
         raise RuleError("U4", NO_CARD, text=str(text))
-    raise RuleError("U4", MANY_CARDS, text=str(text), codes=", ".join(found[:6]))
+    raise RuleError("U4", MANY_CARDS, text=str(text), codes=", ".join(codes[:6]))
 
 
 # Setup ------------------------------------------------------------------------------------
@@ -184,6 +184,13 @@ def create(db: Database, referee_id: int | None, request: dict) -> games.Game:
     setup, seated = build_setup(db, request)
     return games.create(db, referee_id, KIND, setup, [r["id"] for r in seated],
                         title_of(request))
+
+
+def table_of(game: games.Game) -> Table:
+    """The folded table of an underworld game (its start is no step: never None)."""
+    table = game.state
+    assert isinstance(table, Table)  # the underworld kind folds Tables
+    return table
 
 
 def load(db: Database, game_id: int) -> games.Game | None:

@@ -127,7 +127,7 @@ class Screen(Panels):
                 "id": p.id, "name": self.name(p.id), "player": p, "level": p.level,
                 "active": index == s.active, "klass": klass,
                 "registry_id": self.table.seats[index],
-                "fighting": bool(s.encounter) and p.id in sides(s.encounter),
+                "fighting": s.encounter is not None and p.id in sides(s.encounter),
             })
         return out
 
@@ -200,4 +200,4 @@ class Screen(Panels):
 def data(db: Database, game: games.Game) -> Screen:
     """One read of a game, its seats' names included, for its screen (web.py) and its API
     answer (api.py) alike."""
-    return Screen(game, service.names(db, game.state.seats))
+    return Screen(game, service.names(db, service.table_of(game).seats))

@@ -22,7 +22,7 @@ from referee.notes import note
 from referee.players import service as player_service
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as rows
-from referee.web.context import current_referee, get_db
+from referee.web.context import get_db, signed_in
 from referee.web.i18n import rule_message
 from referee.web.once import game_target, once_form
 from referee.web.screens import GameScreen, form_version, is_htmx, list_page
@@ -62,7 +62,7 @@ def player_panel(db: Database, player_id: int) -> list[dict]:
 
 
 def _names(game: games.Game) -> dict[str, str]:
-    return service.names(get_db(), game.state.seats)
+    return service.names(get_db(), service.table_of(game).seats)
 
 
 # Reading the forms ----------------------------------------------------------------------
@@ -227,7 +227,7 @@ def create():
         "passport_levels": bool(form.get("passport")), "title": form.get("title", ""),
     }
     try:
-        game = service.create(get_db(), current_referee()["id"], wanted)
+        game = service.create(get_db(), signed_in()["id"], wanted)
     except RuleError as err:
         return render_template("underworld/new.html",
                                **setup_view(rule_message(err), form)), 422
@@ -274,7 +274,7 @@ def drawn_code(game: games.Game, typed: str) -> str:
 @bp.post("/<int:game_id>/act")
 def act(game_id: int):
     """Apply one action made against the version on screen, or refuse it with the rule."""
-    referee = current_referee()
+    referee = signed_in()
 
     def step(game: games.Game) -> games.Game:
         action = action_from_form(request.form, _names(game))
@@ -283,7 +283,7 @@ def act(game_id: int):
             action["code"] = drawn_code(game, request.form["q"])  # Enter in the search
         if isinstance(action.get("card"), str):  # a typed card code: "m7" is M07
             typed = action["card"]
-            action["card"] = next((c.code for c in game.state.state.cards
+            action["card"] = next((c.code for c in service.table_of(game).state.cards
                                    if service.same_code(c.code, typed)), typed)
         return games.act(get_db(), referee["id"], service.KIND, game_id, action, form_version())
 
@@ -293,7 +293,7 @@ def act(game_id: int):
 @bp.post("/<int:game_id>/undo")
 def undo(game_id: int):
     """Take back the latest action (and the levels it moved on the passports)."""
-    referee = current_referee()
+    referee = signed_in()
     return write_step(game_id, lambda game: games.undo(get_db(), referee["id"], service.KIND,
                                                        game_id, form_version()))
 
@@ -356,7 +356,7 @@ def quick_settle():
     fight = note(service.QUICK_REASON, bonuses=keep["bonuses"].strip() or "0",
                  strength=keep["strength"].strip())
     try:
-        done = service.quick_fight(get_db(), current_referee()["id"], player_id,
+        done = service.quick_fight(get_db(), signed_in()["id"], player_id,
                                    form.get("bonuses", ""), form.get("strength", ""),
                                    form_version(), fight)
     except Conflict as err:
@@ -378,7 +378,7 @@ def quick_undo():
     """Take back a quick fight's level change (a compensating event on the sheet)."""
     player_id = request.form.get("player", type=whole_arg)
     try:
-        player_service.undo(get_db(), current_referee()["id"],
+        player_service.undo(get_db(), signed_in()["id"],
                             request.form.get("event", type=whole_arg) or 0)
     except RuleError as err:
         return render_template("underworld/quick.html",

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 
 from referee.games.coup.rules import TOTAL_COINS
+from referee.games.coup.rules.model import ACTIONS, CHARACTER_NAMES, CHARACTERS
+from referee.games.coup.schemas import Character, Declared
 from referee.players import service as player_service
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dina", "Egor", "Zoya", "Ilya"]
@@ -286,3 +290,10 @@ def test_russian_record_and_refusals(api, seats):
     response = api("post", f"/api/v1/coup/{table['id']}/actions", headers=headers,
                    json=declare(a, "income"))
     assert response.get_json()["record"][-1] == "Anna получает монеты: 1."
+
+
+def test_C4_C7_the_bodies_name_the_engines_characters_and_actions():
+    """The API's enums are written out for the type checker: they stay the engine's own
+    lists, in its order (a new character or action reaches the OpenAPI document)."""
+    assert get_args(Character) == CHARACTERS == tuple(CHARACTER_NAMES)
+    assert get_args(Declared) == ACTIONS
