@@ -10,9 +10,18 @@ from referee import assets, store
 from referee.store import settings as settings_store
 
 
+class _Flask(Flask):
+    """Flask, answering once per hook or view whether it is a coroutine function: Flask
+    asks on every request (inspect), about 9 questions a tap whose answers never change."""
+
+    @functools.lru_cache(maxsize=1024)  # noqa: B019  (apps live as long as the process)
+    def ensure_sync(self, func):
+        return super().ensure_sync(func)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app for one database file (config DATABASE)."""
-    app = Flask(
+    app = _Flask(
         __name__,
         template_folder=str(assets.folder("templates")),
         static_folder=str(assets.folder("static")),
@@ -31,9 +40,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
-    # Flask asks of every hook and view, on every request, whether it is a coroutine
-    # function (inspect): about 9 questions a tap whose answers never change.
-    app.ensure_sync = functools.lru_cache(maxsize=1024)(app.ensure_sync)
 
     # Create or upgrade the schema once at start, and take the signing key from the
     # database so sessions survive a restart of the laptop.
