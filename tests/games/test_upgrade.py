@@ -28,7 +28,8 @@ ADDED = {"name", "rules"}
 def as_before(answer, expected):
     """The answer without the fields added since, where the old answer had none."""
     if isinstance(answer, list) and isinstance(expected, list):
-        return [as_before(a, e) for a, e in zip(answer, expected)] + answer[len(expected):]
+        return [as_before(a, e) for a, e in zip(answer, expected, strict=False)] \
+            + answer[len(expected):]
     if isinstance(answer, dict) and isinstance(expected, dict):
         return {k: v for k, v in answer.items() if k in expected or k not in ADDED}
     return answer
@@ -60,7 +61,7 @@ def demo_api(upgraded):
 def test_the_duel_tables_are_gone_and_every_row_was_carried_over(upgraded):
     db = store.connect(upgraded[1])
     assert not {"duels", "duel_actions"} & set(db.table_names())
-    duels = [dict(zip(("number", "status", "version"), r)) for r in db.execute(
+    duels = [dict(zip(("number", "status", "version"), r, strict=True)) for r in db.execute(
         "SELECT number, status, version FROM games WHERE kind = 'duel' ORDER BY number")]
     assert [d["number"] for d in duels] == [1, 2, 3, 4, 5, 6]
     assert {d["number"]: d["status"] for d in duels}[LEGEND["duels"]["cancelled"]] == \

@@ -206,8 +206,8 @@ def counts(html: str) -> dict:
 
 
 def build(client, cards=(), add=None, remove=None, htmx=True, **fields):
-    form = {"deck": "berserk-test", "deck_was": "berserk-test", "seat": "first", "card": list(cards),
-            **fields}
+    form = {"deck": "berserk-test", "deck_was": "berserk-test", "seat": "first",
+            "card": list(cards), **fields}
     if add:
         form["plus"] = add
     if remove:
@@ -563,7 +563,8 @@ def test_B10_example_3_lowering_lives_kills_at_once(referee, db, battle):
 
 @pytest.mark.parametrize(("form", "prop", "steps"), [
     ({"op": "lives", "value": "+3"}, "lives", "8 printed → 11 +3 lives"),
-    ({"op": "set_strike", "value": "1-1-1"}, "strike", "1-2-3 printed → 1-1-1 strike becomes 1-1-1"),
+    ({"op": "set_strike", "value": "1-1-1"}, "strike",
+     "1-2-3 printed → 1-1-1 strike becomes 1-1-1"),
     ({"op": "set_cost", "value": "1"}, "cost", "4 printed → 1 cost becomes 1"),
     ({"op": "halve", "halve": ["lives", "strike"], "round": "up"}, "lives",
      "8 printed → 4 halved, rounding up: Lives, Simple strike"),

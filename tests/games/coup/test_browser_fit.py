@@ -69,7 +69,8 @@ class Thumb:
         shoot(page, f"coup-tap{self.taps + 1}-{size['width']}")
         assert page.evaluate("scrollY") == scrolled
         self.answers_in_reach()
-        ask_top = page.evaluate(f"document.querySelector('{self.root} .ask').getBoundingClientRect().top")
+        ask_top = page.evaluate(
+            f"document.querySelector('{self.root} .ask').getBoundingClientRect().top")
         spot = page.evaluate(REACH, f"{self.root} {selector}")
         assert spot and spot["inside"] and spot["reached"], (selector, spot)
         page.touchscreen.tap(spot["x"], spot["y"])

@@ -28,7 +28,8 @@ ROWS = """() => [...document.querySelectorAll('.keypad, .hand-row')].map(grid =>
 })"""
 # Every key and hand card: whole in the viewport and reached by a tap at its centre (not
 # under the sticky confirm bar or the header).
-UNREACHED = """() => [...document.querySelectorAll('label.key, .hand-cell label.lay, button.confirm')]
+UNREACHED = """() => [
+  ...document.querySelectorAll('label.key, .hand-cell label.lay, button.confirm')]
   .filter(el => {
     const b = el.getBoundingClientRect();
     const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);

@@ -4,7 +4,8 @@
 to discard at cleanup (U15), the power-up's discards while nothing is promised (U14,
 U11), the reward a helper names (U11), who challenges whom at an event (U13), the class
 card drawn (U9), the castle card drawn (U5); it lists a pending fight's scoring (U7)
-untried, and the discards as ways to pick cards, not positions. ``legal_reference`` tries every candidate through ``apply``. On
+untried, and the discards as ways to pick cards, not positions. ``legal_reference`` tries
+every candidate through ``apply``. On
 states reached by random games that hoard cards (many event draws and gifts, few cards
 played), both must list the same actions in the same order, every one of them accepted
 by ``apply``, and ``allowed`` must say what it said when it read the whole list.
