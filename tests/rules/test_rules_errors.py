@@ -56,5 +56,5 @@ def test_every_whole_number_that_fits_reads_back(number):
 
 @pytest.mark.parametrize("text", ["x", "1" * 19, "+-1", None, "²"])
 def test_whole_arg_refuses_what_is_not_a_fitting_number_with_value_error(text):
-    with pytest.raises(ValueError, match="not a whole number that fits"):
+    with pytest.raises(ValueError, match="^not a whole number that fits$"):
         whole_arg(text)

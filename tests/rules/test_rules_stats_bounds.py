@@ -125,3 +125,9 @@ def test_undo_moves_the_maxima_back_and_ignores_what_is_not_a_stat():
     changes = {"hp_max": {"before": 3, "after": 5}, "chance_max": {"before": 2, "after": 4},
                "notes": {"before": "a", "after": "b"}}
     assert stats.revert(raised, changes) == A
+
+
+def test_a_sheet_gives_its_numbers_and_status_by_name():
+    assert A.values() == {"hp": 3, "hp_max": 3, "chance": 2, "chance_max": 2,
+                          "cartridges": 3, "level": 1, "status": ACTIVE}
+    assert replace(A, **A.values()) == A
