@@ -141,3 +141,11 @@ def test_D14_the_record_names_each_duelists_numbers_before_and_after():
         "player": 2, "suit": "C", "hp_before": 1, "hp_after": 0, "chance_before": 1,
         "chance_after": 1, "cartridges_paid": 1, "table_cards": ["QC"], "surrendered": [],
         "heavy_wound": True}
+
+
+@pytest.mark.parametrize("document", [{"type": "extension", "a": True},
+                                      {"type": "extension", "a": 1, "b": False}])
+def test_D12_a_stored_extension_decision_must_be_yes_or_no_for_each(document):
+    assert said(action_from_dict, document) == ("D12", (
+        "An extension decision needs, for each duelist, yes (continues and pays a "
+        "cartridge) or no (refuses)."))

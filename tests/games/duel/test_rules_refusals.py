@@ -118,7 +118,8 @@ def test_D8_tokens_that_are_not_a_count_are_refused(tokens):
     assert said(apply, state, rnd("6S", "7S", a_tokens=tokens)) == ("D8", (
         "Chance tokens must be a whole number, 0 or more; enter how many tokens the duelist "
         "spent."))
-    assert said(total, Play("6S", None, tokens))[0] == "D8"
+    assert said(total, Play("6S", None, tokens)) == said(apply, state, rnd("6S", "7S",
+                                                                         a_tokens=tokens))
 
 
 def test_D8_more_tokens_than_held_says_how_many_are_held():
