@@ -188,3 +188,48 @@ def test_D3_parse_card_round_trips_every_card_in_every_notation(card: Card, data
     pad = data.draw(st.sampled_from(["", " ", "\n"]))
     text = f"{pad}{first}{gap}{second}{pad}"
     assert parse_card(text) == card, text
+
+
+# The refusals name what the referee typed (D3) ----------------------------------------
+
+
+def _refusal(read, text: object) -> RuleError:
+    with pytest.raises(RuleError) as err:
+        read(text)
+    assert err.value.rule == "D3"
+    return err.value
+
+
+def test_D3_a_rank_outside_six_to_ace_is_refused_as_typed() -> None:
+    for typed in ("11 червей", "5H", "1 пик"):
+        assert _refusal(parse_card, typed).params == {"text": typed}
+    with pytest.raises(RuleError) as err:
+        Card("5", "H")
+    assert err.value.text.startswith("Cannot read the card “5H”: write a rank (6–10")
+
+
+def test_D3_a_typed_card_is_shown_back_cut_to_twenty_characters() -> None:
+    typed = "  " + "z" * 30 + " "
+    assert _refusal(parse_card, typed).params == {"text": "z" * 20}
+    assert _refusal(parse_suit, typed).params == {"text": "z" * 20}
+    assert _refusal(parse_suit, " zz ").params == {"text": "zz"}
+
+
+def test_D3_a_card_or_suit_that_is_not_text_is_refused_with_an_example() -> None:
+    assert _refusal(parse_card, 10).text == "A card must be written as text, e.g. 10H or Д♠."
+    error = _refusal(parse_suit, 3)
+    assert error.params == {"text": ""}
+    assert error.text == ("Cannot read the suit “”: write S, H, D or C, a symbol ♠ ♥ ♦ ♣, or "
+                          "пики, черви, бубны, трефы.")
+
+
+def test_D3_a_latin_T_is_refused_as_ambiguous_and_named() -> None:
+    error = _refusal(parse_card, "T H")
+    assert error.params == {"text": "T H"}
+    assert error.text.startswith("“T H” is ambiguous: a Latin T may mean ten or Туз")
+
+
+@pytest.mark.parametrize(("text", "code"), [("дама чёрвей", "QH"), ("ЧЁРВИ 7", "7H"),
+                                            ("туз чёрв", "AH")])
+def test_D3_yo_reads_as_ye_in_russian_names(text: str, code: str) -> None:
+    assert parse_card(text).code == code
