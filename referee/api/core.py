@@ -137,7 +137,7 @@ def edit_player(player_id: int, body: PlayerEdit):
 
 
 @bp.operation("post", "/players/<int:player_id>/adjust", {200: Player}, body=Stats,
-              load=rows.get)
+              load=rows.get, load_late=True)
 def adjust(player_id: int, body: Stats):
     """Add deltas to stats; if any result leaves its bounds, nothing is applied (422)."""
     row = service.adjust(get_db(), g.api_referee["id"], player_id, _stats(body), _reason(body))
@@ -145,7 +145,7 @@ def adjust(player_id: int, body: Stats):
 
 
 @bp.operation("post", "/players/<int:player_id>/set", {200: Player}, body=Stats,
-              load=rows.get)
+              load=rows.get, load_late=True)
 def set_exact(player_id: int, body: Stats):
     """Set stats to exact values."""
     row = service.set_exact(get_db(), g.api_referee["id"], player_id, _stats(body),
@@ -159,14 +159,14 @@ def _status_change(player_id: int, body: WithReason, action):
 
 
 @bp.operation("post", "/players/<int:player_id>/heal", {200: Player}, body=WithReason,
-              body_required=False, load=rows.get)
+              body_required=False, load=rows.get, load_late=True)
 def heal(player_id: int, body: WithReason):
     """Heal a heavily wounded player to 1 HP."""
     return _status_change(player_id, body, service.heal)
 
 
 @bp.operation("post", "/players/<int:player_id>/kill", {200: Player}, body=WithReason,
-              body_required=False, load=rows.get)
+              body_required=False, load=rows.get, load_late=True)
 def kill(player_id: int, body: WithReason):
     """Mark the character dead."""
     return _status_change(player_id, body, service.kill)
