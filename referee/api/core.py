@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import current_app, g, jsonify, request, url_for
 from flask_babel import gettext
 
@@ -53,8 +55,24 @@ def player_json(row: dict) -> dict:
         "notes": row["notes"] or "",
         "wounded_at": row["wounded_at"],
         "version": row["version"],
-        "passport_url": public_base() + url_for("passport.sheet", token=row["passport_token"]),
+        "passport_url": public_base() + _passport_path(row["passport_token"]),
     }
+
+
+_URL_SAFE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _passport_path(token: str) -> str:
+    """``url_for("passport.sheet", token=token)``, built once per script root (issue 26:
+    a twentieth of a tap): a token as made (URL-safe) is only appended."""
+    if not _URL_SAFE.fullmatch(token):
+        return url_for("passport.sheet", token=token)
+    known = current_app.extensions.setdefault("referee.passport_paths", {})
+    root = request.script_root
+    prefix = known.get(root)
+    if prefix is None:
+        prefix = known[root] = url_for("passport.sheet", token="T")[:-1]
+    return prefix + token
 
 
 def event_json(event: dict) -> dict:
