@@ -93,15 +93,29 @@ def pinned(command: list[str], cpus: str | None) -> list[str]:
     return ["taskset", "-c", cpus, *command] if cpus else command
 
 
+def in_tree(tree: str, command: list[str]) -> list[str]:
+    """``command`` run with the checkout ``tree``'s referee package (``--before``)."""
+    return ["sh", "-c", 'cd "$0" && exec "$@"', tree, *command]
+
+
 def measure(db: str, counts: list[int], rounds: int, seconds: float, threads: int,
             server_cpus: str | None, load_cpus: str, script: str,
-            bare: bool = True) -> tuple[dict, dict]:
-    """Alternated rounds on Referee (and bare Flask): runs and CPU a request by server."""
+            bare: bool = True, before: str | None = None) -> tuple[dict, dict]:
+    """Alternated rounds on Referee (and bare Flask, and the checkout ``before``): runs
+    and CPU a request by server."""
     app_port, bare_port = free_port(), free_port()
     servers = {"referee": (start(pinned(
         [sys.executable, "-m", "referee.cli", "serve", "--db", db, "--host", "127.0.0.1",
          "--port", str(app_port), "--threads", str(threads)], server_cpus), app_port),
         app_port, None)}
+    if before:
+        old_db, old_port = f"{tempfile.mkdtemp(prefix='referee-before-')}/bench.db", free_port()
+        subprocess.run(in_tree(before, [sys.executable, "-m", "referee.cli", "demo", "--db",
+                                        old_db]), check=True, stdout=subprocess.DEVNULL)
+        servers["before"] = (start(pinned(in_tree(before, [
+            sys.executable, "-m", "referee.cli", "serve", "--db", old_db, "--host",
+            "127.0.0.1", "--port", str(old_port), "--threads", str(threads)]), server_cpus),
+            old_port), old_port, {"Authorization": f"Bearer {token(old_port)}"})
     if bare:
         servers["bare"] = (start(pinned(
             [sys.executable, str(ROOT / "benchmarks" / "bare_flask.py"), "--port",
@@ -140,6 +154,7 @@ def main() -> None:
     parser.add_argument("--taps", type=int, default=2000, help="taps profiled")
     parser.add_argument("--skip-profile", action="store_true")
     parser.add_argument("--skip-one-core", action="store_true")
+    parser.add_argument("--before", help="another checkout of Referee, measured alongside")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is needed (apt-get install wrk)")
@@ -150,7 +165,7 @@ def main() -> None:
     Path(script).write_text(LUA)
 
     runs, cpu = measure(demo_event(folder), [1, 32], args.rounds, args.seconds,
-                        args.threads, None, load_cpus, script)
+                        args.threads, None, load_cpus, script, before=args.before)
     print(f"POST {PATH} with wrk (pinned to CPU {load_cpus}), {args.rounds} alternated "
           f"rounds of {args.seconds:g} s, waitress threads={args.threads}")
     print(f"{'clients':>7} {'server':<9}{'req/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'cpu ms':>9}")
@@ -174,6 +189,14 @@ def main() -> None:
         label = f"{clients} client{'s' if clients > 1 else ''}"
         print(f"  {label:<40}{cpu_ms['referee', clients] / cpu_ms['bare', clients]:.2f}"
               f"  [<= {goal}]")
+    if args.before:
+        print(f"the checkout {args.before} in the same run, as ratios to bare Flask:")
+        for clients in (1, 32):
+            parts = [f"{name} CPU {cpu_ms[name, clients] / cpu_ms['bare', clients]:.2f}, "
+                     f"req/s {rate[name, clients] / rate['bare', clients]:.2f}, "
+                     f"p99 {p99[name, clients] / p99['bare', clients]:.2f}"
+                     for name in ("before", "referee")]
+            print(f"  {clients:>2} clients: " + "; ".join(parts))
 
     if not args.skip_profile:
         print("issue 26, point 1: the profile of one tap (in process, CPU time)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import current_app, g, jsonify, request, url_for
 from flask_babel import gettext
 
@@ -53,8 +55,24 @@ def player_json(row: dict) -> dict:
         "notes": row["notes"] or "",
         "wounded_at": row["wounded_at"],
         "version": row["version"],
-        "passport_url": public_base() + url_for("passport.sheet", token=row["passport_token"]),
+        "passport_url": public_base() + _passport_path(row["passport_token"]),
     }
+
+
+_URL_SAFE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _passport_path(token: str) -> str:
+    """``url_for("passport.sheet", token=token)``, built once per script root (issue 26:
+    a twentieth of a tap): a token as made (URL-safe) is only appended."""
+    if not _URL_SAFE.fullmatch(token):
+        return url_for("passport.sheet", token=token)
+    known = current_app.extensions.setdefault("referee.passport_paths", {})
+    root = request.script_root
+    prefix = known.get(root)
+    if prefix is None:
+        prefix = known[root] = url_for("passport.sheet", token="T")[:-1]
+    return prefix + token
 
 
 def event_json(event: dict) -> dict:
@@ -137,7 +155,7 @@ def edit_player(player_id: int, body: PlayerEdit):
 
 
 @bp.operation("post", "/players/<int:player_id>/adjust", {200: Player}, body=Stats,
-              load=rows.get)
+              load=rows.get, load_late=True)
 def adjust(player_id: int, body: Stats):
     """Add deltas to stats; if any result leaves its bounds, nothing is applied (422)."""
     row = service.adjust(get_db(), g.api_referee["id"], player_id, _stats(body), _reason(body))
@@ -145,7 +163,7 @@ def adjust(player_id: int, body: Stats):
 
 
 @bp.operation("post", "/players/<int:player_id>/set", {200: Player}, body=Stats,
-              load=rows.get)
+              load=rows.get, load_late=True)
 def set_exact(player_id: int, body: Stats):
     """Set stats to exact values."""
     row = service.set_exact(get_db(), g.api_referee["id"], player_id, _stats(body),
@@ -159,14 +177,14 @@ def _status_change(player_id: int, body: WithReason, action):
 
 
 @bp.operation("post", "/players/<int:player_id>/heal", {200: Player}, body=WithReason,
-              body_required=False, load=rows.get)
+              body_required=False, load=rows.get, load_late=True)
 def heal(player_id: int, body: WithReason):
     """Heal a heavily wounded player to 1 HP."""
     return _status_change(player_id, body, service.heal)
 
 
 @bp.operation("post", "/players/<int:player_id>/kill", {200: Player}, body=WithReason,
-              body_required=False, load=rows.get)
+              body_required=False, load=rows.get, load_late=True)
 def kill(player_id: int, body: WithReason):
     """Mark the character dead."""
     return _status_change(player_id, body, service.kill)

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from referee.api.models import OUT_OF_RANGE, SQLITE_MAX, Body, out_of_range
 from referee.rules import RuleError
-from referee.store import referees
+from referee.store import referees, settings
 from referee.web.context import found_or_404, get_db
 from referee.web.errors import error_response
 from referee.web.i18n import rule_message
@@ -70,7 +70,11 @@ def bearer_referee() -> dict | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer":
         return None
-    return referees.by_token(get_db(), token.strip())
+    db = get_db()
+    # read once a call: the token's account and the public URL of its answer are known
+    # from memory at this tally (store.settings.config_tally)
+    g.config_tally = tally = settings.config_tally(db)
+    return referees.by_token(db, token.strip(), tally)
 
 
 def _read(op: Operation):
@@ -94,10 +98,14 @@ class ApiBlueprint(Blueprint):
                   query: type[BaseModel] | None = None, public: bool = False,
                   errors: tuple[int, ...] = ERRORS,
                   load: Callable[[Any, int], object | None] | None = None,
-                  old: str | None = None) -> Callable:
+                  load_late: bool = False, old: str | None = None) -> Callable:
         """Declare and route one call. ``load`` finds the object the path's id names, so
         that an unknown one is 404 before its body is read; the view gets ``body``.
-        ``old`` is the path the call had before (it keeps working, marked deprecated)."""
+        ``old`` is the path the call had before (it keeps working, marked deprecated).
+        ``load_late``: the view reads the object in its own transaction and refuses one
+        that is not there, so ``load`` runs only when the call is refused (a body that
+        does not read, a rule): the answer is the same 404, and a tap reads its player
+        once (issue 26)."""
 
         def decorate(view: Callable) -> Callable:
             for path, name, deprecated in ((rule, view.__name__, False),
@@ -112,16 +120,29 @@ class ApiBlueprint(Blueprint):
                                deprecated=deprecated,
                                idempotent=getattr(view, "idempotent", False))
                 self.operations.append(op)
-                self.add_url_rule(path, name, _runner(op, view, load),
+                self.add_url_rule(path, name, _runner(op, view, load, load_late),
                                   methods=[method.upper()])
             return view
 
         return decorate
 
 
-def _runner(op: Operation, view: Callable, load: Callable | None) -> Callable:
+def _runner(op: Operation, view: Callable, load: Callable | None,
+            load_late: bool = False) -> Callable:
+    def found(path: dict) -> None:
+        if load is not None:
+            found_or_404(load, *(v for k, v in path.items() if k != "body"))
+
     @functools.wraps(view)
     def run(**path):
+        try:
+            return checked(path)
+        except RuleError:
+            if load_late:
+                found(path)  # a refusal of an object not there is its 404, as before
+            raise
+
+    def checked(path: dict):
         if not op.public:
             g.api_referee = bearer_referee()
             if g.api_referee is None:
@@ -129,13 +150,15 @@ def _runner(op: Operation, view: Callable, load: Callable | None) -> Callable:
         if any(type(v) is int and v > SQLITE_MAX for v in path.values()) \
                 or path_names_nothing(path):
             abort(404)  # SQLite holds no id that large, nor text with a NUL (issue 22)
-        if load is not None:
-            found_or_404(load, *path.values())
+        if not load_late:
+            found(path)
         unstorable = unstorable_input()
         if unstorable is not None:
             # Issue 22: a NUL or a lone surrogate anywhere in the call, answered as a body
             # of the wrong shape is (400 where the call says so, else 422), before the view.
             malformed = op.body is not None and op.body.malformed is not None
+            if load_late:
+                found(path)
             return error_response(rule_message(unstorable), 400 if malformed else 422)
         if op.body is not None:
             try:
@@ -143,6 +166,8 @@ def _runner(op: Operation, view: Callable, load: Callable | None) -> Callable:
             except RuleError:
                 if op.body.malformed is None:
                     raise
+                if load_late:
+                    found(path)
                 return error_response(gettext(op.body.malformed), 400)
         try:
             return view(**path)

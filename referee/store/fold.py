@@ -218,24 +218,47 @@ def apply_event(db: Database, part: dict, force: bool = False) -> int:
         changes = {**{k: c for k, c in changes.items() if k not in PLAYER_COLUMNS},
                    **{k: {"before": current[k], "after": v} for k, v in new.items()
                       if k not in part.get("set", {})}}
-    ord_ = (ledger.part_ord(db, tx) if tx.station is not None
-            else f"0|{part['id']:012d}")
     # The event first: it is the write that may still be refused (an undo made twice);
     # the player's row after it cannot be, so a refused part leaves nothing behind.
-    insert(db, "events", {
+    values = {
         "id": part["id"], "at": part["at"], "referee_id": part["referee"],
         "player_id": part["player"], "kind": part["kind"],
         "changes": json.dumps(changes, ensure_ascii=False, sort_keys=True),
         "reason": part["reason"], "undoes": part.get("undoes"),
         "note": None if part.get("note") is None else json.dumps(
             part["note"], ensure_ascii=False, sort_keys=True),
-        "ord": ord_, "tap": part.get("tap")})
+        "tap": part.get("tap")}
+    if part["id"] is None:
+        part["id"] = _numbered_event(db, values)
+    else:
+        values["ord"] = (ledger.part_ord(db, tx) if tx.station is not None
+                         else f"0|{part['id']:012d}")
+        insert(db, "events", values)
     if part["player"] is not None and part.get("sheet", True):
         written = {**new, "version": current["version"] + 1, "updated_at": part["at"]}
         update(db, "players", {"id": part["player"]}, written, row=current)
         if not {"character", "player"} & set(new):  # else triggers change its search key
             tx.players[part["player"]] = {**current, **written}
     return part["id"]
+
+
+_NUMBERED = ", ".join(EVENT_COLUMNS := ("at", "referee_id", "player_id", "kind", "changes",
+                                          "reason", "undoes", "note", "tap"))
+# A database that is no station numbers its events as SQLite numbers rows (the largest
+# + 1), in the INSERT itself, with the order that number gives (issue 26: one statement).
+_NUMBER_EVENT = (
+    f"INSERT INTO events (id, ord, {_NUMBERED}) SELECT n, '0|' || printf('%012d', n), "
+    f"{', '.join('?' * len(EVENT_COLUMNS))} FROM (SELECT coalesce(max(id), 0) + 1 AS n "
+    "FROM events) RETURNING id")
+
+
+def _numbered_event(db: Database, values: dict) -> int:
+    """Insert an event of a database that is no station; its id."""
+    try:
+        return db.conn.execute(_NUMBER_EVENT, [values[n] for n in EVENT_COLUMNS]
+                               ).fetchone()[0]
+    except sqlite3.IntegrityError as err:
+        raise RuleError(None, CLASH, detail=str(err)) from err
 
 
 def event(db: Database, *, player_id: int | None, kind: str, referee_id: int | None,
@@ -246,7 +269,9 @@ def event(db: Database, *, player_id: int | None, kind: str, referee_id: int | N
     With ``sheet`` the changes are also made on the player's row (a tap, an edit, a
     game's effect); without, the event only records (a creation, an account change)."""
     tx = ledger.current(db)
-    part = {"t": "event", "id": ledger.new_id(db, "events"), "player": player_id,
+    # no station: numbered by the INSERT (apply_event); a station: from its block
+    number = ledger.new_id(db, "events") if tx.station is not None else None
+    part = {"t": "event", "id": number, "player": player_id,
             "kind": kind, "referee": referee_id, "changes": changes, "reason": reason,
             "note": note, "undoes": undoes, "at": at, "sheet": sheet}
     if hidden:

@@ -257,3 +257,20 @@ def m017_joinrpg_ids(db: Database) -> None:
     db.execute("ALTER TABLE players ADD COLUMN joinrpg_id TEXT")
     db.execute("CREATE INDEX players_joinrpg_id ON players(joinrpg_id) "
                "WHERE joinrpg_id IS NOT NULL")
+
+
+CONFIG_TABLES = ("referees", "api_tokens", "settings")
+
+
+@migrations()
+def m018_config_tally(db: Database) -> None:
+    """A count that moves whenever an account, an API token or a setting changes (issue 26),
+    kept by triggers, so by any writer (another process, a station's merge, a rewind):
+    what a tap reads of them (its token's account, the public URL) is kept in memory and
+    read again only once the count moved. One primary-key read instead of a join and a
+    settings read."""
+    db.execute("INSERT INTO tallies (name, n) VALUES ('config', 0)")
+    for table in CONFIG_TABLES:
+        for change in ("INSERT", "UPDATE", "DELETE"):
+            db.execute(f"CREATE TRIGGER {table}_config_{change.lower()} AFTER {change} ON "
+                       f"{table} BEGIN UPDATE tallies SET n = n + 1 WHERE name = 'config'; END")

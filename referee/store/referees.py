@@ -63,12 +63,39 @@ def issue_token(db: Database, referee_id: int) -> str:
     return token
 
 
-def by_token(db: Database, token: str) -> dict | None:
+# Tokens that worked, by database file and hash: the tally they were read at (an account,
+# token or setting changed since moves it: store.migrations.m018_config_tally), the
+# account, and when the token expires. Read again once the tally moved, so a reset
+# password, a switched-off account or a revoked token ends the token at the next call.
+_WORKED: dict[tuple[str, str], tuple[int, dict, str]] = {}
+_WORKED_MAX = 4096  # a few per referee's phone; forgotten all at once beyond this
+
+
+def by_token(db: Database, token: str, tally: int | None = None) -> dict | None:
     """The active account a bearer token belongs to, or None: not once it expired, nor
-    after the account's password was reset or the account switched off (its epoch)."""
-    rows = fetch(db, "SELECT r.* FROM api_tokens t JOIN referees r ON r.id = t.referee_id "
-                     f"WHERE t.token_hash = ? AND {_TOKEN_WORKS}", [_digest(token), now()])
-    return rows[0] if rows else None
+    after the account's password was reset or the account switched off (its epoch).
+
+    ``tally``: the config tally (settings.config_tally) as this request read it; an
+    answer found at that tally is given again from memory, without the join."""
+    digest, at = _digest(token), now()
+    if tally is None:
+        tally = settings.config_tally(db)
+    key = (getattr(db, "referee_path", None) or "", digest)
+    seen = _WORKED.get(key)
+    if seen is not None and seen[0] == tally and seen[2] > at:
+        return dict(seen[1])
+    rows = fetch(db, "SELECT r.*, t.expires_at AS token_expires_at FROM api_tokens t JOIN "
+                     f"referees r ON r.id = t.referee_id WHERE t.token_hash = ? AND "
+                     f"{_TOKEN_WORKS}", [digest, at])
+    if not rows:
+        _WORKED.pop(key, None)
+        return None
+    row = rows[0]
+    expires = row.pop("token_expires_at")
+    if len(_WORKED) >= _WORKED_MAX:
+        _WORKED.clear()
+    _WORKED[key] = (tally, row, expires)
+    return dict(row)
 
 
 def live_tokens(db: Database) -> list[dict]:

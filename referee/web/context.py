@@ -75,7 +75,8 @@ def get_db() -> Database:
 
     A request never leaves a transaction open: store.write() commits or rolls back.
     """
-    return current_app.extensions[EXTENSION].get(current_app.config["DATABASE"])
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # one lookup
+    return app.extensions[EXTENSION].get(app.config["DATABASE"])
 
 
 def current_referee() -> dict | None:
@@ -115,7 +116,9 @@ def public_base() -> str:
     otherwise print passports whose QR codes lead nowhere; then the address on the
     local network that ``referee serve`` found (``LAN_URL``) is used instead.
     """
-    configured = settings.get(get_db(), "public_url") or current_app.config.get("PUBLIC_URL")
+    # from memory while no setting changed (an API call read the tally with its token)
+    configured = (settings.get_cached(get_db(), "public_url", g.get("config_tally"))
+                  or current_app.config.get("PUBLIC_URL"))
     if configured:
         return configured.rstrip("/")
     here = _host_url(request.scheme, request.host)
