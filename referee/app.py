@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 from flask import Flask
 
 from referee import assets, store
@@ -14,9 +12,11 @@ class _Flask(Flask):
     """Flask, answering once per hook or view whether it is a coroutine function: Flask
     asks on every request (inspect), about 9 questions a tap whose answers never change."""
 
-    @functools.lru_cache(maxsize=1024)  # noqa: B019  (apps live as long as the process)
     def ensure_sync(self, func):
-        return super().ensure_sync(func)
+        answers = self.__dict__.setdefault("_sync_answers", {})  # this app's, gone with it
+        if func not in answers:
+            answers[func] = super().ensure_sync(func)
+        return answers[func]
 
 
 def create_app(test_config: dict | None = None) -> Flask:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from flask import current_app, g, jsonify, request, url_for
+from flask import abort, current_app, g, jsonify, request, url_for
 from flask_babel import gettext
 
 from referee.accounts import service as accounts
@@ -132,8 +132,17 @@ def list_players():
     return paging.paged(found, limit, total, "after", player_json)
 
 
+def _made_player(made) -> tuple[dict, int]:
+    """A create repeated with its Idempotency-Key: 201 with the player it made, as the
+    player stands now."""
+    row = rows.get(get_db(), made.ref) if made.ref is not None else None
+    if row is None:
+        abort(404)
+    return player_json(row), 201
+
+
 @bp.operation("post", "/players", {201: Player}, body=NewPlayer)
-@idempotent("players", lambda made: (player_json(rows.get(get_db(), made.ref)), 201))
+@idempotent("players", _made_player)
 def create_player(body: NewPlayer):
     """Register a player; HP and chance start at their maximums."""
     row = service.create(get_db(), g.api_referee["id"], body.sent(), _reason(body))

@@ -61,7 +61,9 @@ def apply_effect(db: Database, referee_id: int | None, player_id: int, effect: E
 def compensate(db: Database, referee_id: int | None, event_id: int, *, kind: str) -> int:
     """Append the event that takes back one game event on its player, by delta."""
     event = events.get(db, event_id)
-    row = rows.get(db, event["player_id"])
+    if event is None:
+        raise RuleError(None, N_("No such event: reload the history."))
+    row = rows.existing(db, event["player_id"])
     if row["status"] == stats.DEAD:
         raise RuleError(None, DEAD_SINCE, player=row["character"])
     changes = event["changes"]

@@ -125,7 +125,7 @@ def create_in_write(db: Database, referee_id: int | None, cleaned: list[dict],
                     "suit")}
         events.record(db, referee_id=referee_id, player_id=pid, kind=kind,
                       changes=changes, reason=reason, at=at)
-        created.append(rows.get(db, pid))
+        created.append(rows.existing(db, pid))
     return created
 
 
@@ -156,7 +156,7 @@ def record_change(db: Database, row: dict, new: dict, *, referee_id: int | None,
                              changes=changes, reason=reason, undoes=undoes, at=at or now(),
                              sheet=True, tap=tap)
     # the row as the event left it (kept by the fold: no second read), else read
-    result = ledger.current(db).players.pop(row["id"], None) or rows.get(db, row["id"])
+    result = ledger.current(db).players.pop(row["id"], None) or rows.existing(db, row["id"])
     result["event_id"] = event_id
     return result
 
@@ -294,7 +294,7 @@ def reissue(db: Database, referee_id: int | None, player_id: int, reason: str = 
         events.record(db, referee_id=referee_id, player_id=player_id, kind="reissue",
                       changes={"passport": {"before": "old", "after": "new"}},
                       reason=reason, sheet=True, hidden={"passport_token": new_token()})
-        return rows.get(db, player_id)
+        return rows.existing(db, player_id)
 
 
 UNDOABLE = {"adjust", "set", "heal", "death", "edit"}
@@ -328,7 +328,7 @@ def undo(db: Database, referee_id: int | None, event_id: int, reason: str = "") 
         if event["undoes"] or event["kind"] not in UNDOABLE or event["player_id"] is None:
             raise RuleError(None, N_("This kind of entry cannot be undone; "
                                      "make the opposite change instead."))
-        row = rows.get(db, event["player_id"])
+        row = rows.existing(db, event["player_id"])
         changes = event["changes"]
         new = reverted_sheet(row, changes)
         for name, change in changes.items():

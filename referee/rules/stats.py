@@ -6,6 +6,7 @@ a change is checked against the newest values, never against a stale screen.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -88,7 +89,7 @@ def _int(name: str, value: object) -> int:
     return value
 
 
-def adjust(sheet: Sheet, deltas: dict[str, object]) -> Sheet:
+def adjust(sheet: Sheet, deltas: Mapping[str, object]) -> Sheet:
     """Add each delta to its stat; all of them apply, or none (bounds checked after)."""
     unknown = sorted(set(deltas) - set(COUNTERS) - {"hp_max", "chance_max"})
     if unknown:
@@ -97,7 +98,7 @@ def adjust(sheet: Sheet, deltas: dict[str, object]) -> Sheet:
     return _settle(sheet, values)
 
 
-def set_exact(sheet: Sheet, values: dict[str, object]) -> Sheet:
+def set_exact(sheet: Sheet, values: Mapping[str, object]) -> Sheet:
     """Set stats to exact values, as a referee types them in."""
     unknown = sorted(set(values) - set(COUNTERS) - {"hp_max", "chance_max"})
     if unknown:

@@ -110,7 +110,7 @@ def default_path() -> str:
     return os.environ.get("REFEREE_DB") or DEFAULT_FILE
 
 
-def _casefold(text: object) -> object:
+def _casefold(text: str | None) -> str | None:
     return text.casefold() if isinstance(text, str) else text
 
 
@@ -120,7 +120,7 @@ def connect(path: str | Path) -> sqlite_utils.Database:
     # Search folds case as Python does, Russian included (store.players.search).
     conn.create_function("casefold", 1, _casefold, deterministic=True)
     db = sqlite_utils.Database(conn)
-    db.referee_path = os.path.abspath(path)
+    db.referee_path = os.path.abspath(path)  # type: ignore[attr-defined]  # ours, on sqlite-utils' object
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA busy_timeout = 30000")
     # NORMAL: a commit does not wait for the disk here; write() waits for it, once for
@@ -155,7 +155,7 @@ def write(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
     with _lock_for(db):
         db.conn.execute("BEGIN IMMEDIATE")
         try:
-            tx = db.referee_tx = ledger.begin(db)
+            tx = db.referee_tx = ledger.begin(db)  # type: ignore[attr-defined]  # ours, on sqlite-utils' object
             once.begin(db, tx)  # a form's key used already: Repeated, nothing written
             yield db
             once.seal(db, tx)
@@ -168,6 +168,6 @@ def write(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
             db.conn.execute("COMMIT")
             ticket = durable.committed_one()
         finally:
-            db.referee_tx = None
+            db.referee_tx = None  # type: ignore[attr-defined]  # ours, on sqlite-utils' object
     if ticket:
         durable.wait(ticket)

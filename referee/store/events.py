@@ -35,10 +35,8 @@ def record(
     that row set without being shown in the event (a new passport token).
     """
     note = reason if is_note(reason) else None
-    if note is not None:
-        reason = render(note)
     return fold.event(db, player_id=player_id, kind=kind, referee_id=referee_id,
-                      changes=changes, reason=reason or "", note=note, undoes=undoes,
+                      changes=changes, reason=render(reason), note=note, undoes=undoes,
                       at=at or now(), sheet=sheet, hidden=hidden, tap=tap)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -207,6 +208,7 @@ def apply_event(db: Database, part: dict, force: bool = False) -> int:
         if not db.conn.execute("SELECT 1 FROM events WHERE id = ?",
                                [part["undoes"]]).fetchone():
             raise RuleError(None, GONE)
+    current: dict | None = None
     if part["player"] is not None and part.get("sheet", True):
         current = tx.players.pop(part["player"], None)
         if current is None:
@@ -234,7 +236,7 @@ def apply_event(db: Database, part: dict, force: bool = False) -> int:
         values["ord"] = (ledger.part_ord(db, tx) if tx.station is not None
                          else f"0|{part['id']:012d}")
         insert(db, "events", values)
-    if part["player"] is not None and part.get("sheet", True):
+    if current is not None:  # the part changes the player's sheet
         written = {**new, "version": current["version"] + 1, "updated_at": part["at"]}
         update(db, "players", {"id": part["player"]}, written, row=current)
         if not {"character", "player"} & set(new):  # else triggers change its search key
@@ -271,7 +273,7 @@ def event(db: Database, *, player_id: int | None, kind: str, referee_id: int | N
     tx = ledger.current(db)
     # no station: numbered by the INSERT (apply_event); a station: from its block
     number = ledger.new_id(db, "events") if tx.station is not None else None
-    part = {"t": "event", "id": number, "player": player_id,
+    part: dict[str, Any] = {"t": "event", "id": number, "player": player_id,
             "kind": kind, "referee": referee_id, "changes": changes, "reason": reason,
             "note": note, "undoes": undoes, "at": at, "sheet": sheet}
     if hidden:

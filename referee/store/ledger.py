@@ -128,6 +128,8 @@ def stamp(db: Database, tx: Tx) -> str:
     """Give the transaction's fact its sequence number and clock time (once)."""
     if tx.ord is None:
         row = tx.station
+        if row is None:
+            raise RuntimeError("only a station's transaction is stamped")
         if row["number"] is None:
             raise RuleError(None, N_("This station has not joined an event yet: pair it "
                                      "with the organizer's station first."))
@@ -180,13 +182,14 @@ def flush(db: Database, tx: Tx) -> None:
 
 def seal(db: Database, tx: Tx) -> None:
     """Append the transaction's fact to the log (store.write calls this before COMMIT)."""
-    if not tx.parts or not tx.capturing:
-        return
     row = tx.station
+    if not tx.parts or not tx.capturing or row is None:  # parts are a station's only
+        return
     db.execute("UPDATE station SET next_seq = ?, hlc_ms = ?, hlc_c = ?, next_event = ? "
                "WHERE key = 'self'",
                [row["next_seq"], row["hlc_ms"], row["hlc_c"], row["next_event"]])
     body = canonical(tx.parts)
+    assert tx.gid is not None  # stamped with its first part
     seal = seal_text(row["event_key"],
                      fact_text(tx.gid, row["id"], tx.seq, tx.hlc, tx.at, body))
     db.execute("INSERT INTO log (gid, station, seq, hlc, ord, at, body, mac) "
@@ -240,7 +243,7 @@ def identity(db: Database, *, name: str, number: int | None, event: str, event_k
     row = {"key": "self", "id": station_id or new_station_id(), "name": name,
            "number": number, "event": event, "event_key": event_key, "next_seq": 1,
            "hlc_ms": int(clock() * 1000), "hlc_c": 0, "created_at": now()}
-    db["station"].insert(row)
+    db.table("station").insert(row)
     return row
 
 

@@ -73,11 +73,11 @@ def claiming(db: Database, key: str | None, scope: str) -> Iterator[None]:
     if key is None:
         yield
         return
-    db.referee_once = f"{scope}:{key}"
+    db.referee_once = f"{scope}:{key}"  # type: ignore[attr-defined]  # ours, on sqlite-utils' object
     try:
         yield
     finally:
-        db.referee_once = None
+        db.referee_once = None  # type: ignore[attr-defined]  # ours, on sqlite-utils' object
 
 
 def begin(db: Database, tx) -> None:
@@ -109,4 +109,4 @@ def seal(db: Database, tx) -> None:
     # the same ISO form as now(), so the text order is the time order
     cutoff = (datetime.now(UTC) - KEPT).isoformat(timespec="seconds")
     db.conn.execute("DELETE FROM once_keys WHERE at < ?", [cutoff])
-    db.referee_once = None
+    db.referee_once = None  # type: ignore[attr-defined]  # ours, on sqlite-utils' object

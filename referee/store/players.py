@@ -6,6 +6,7 @@ import hashlib
 
 from sqlite_utils import Database
 
+from referee.rules import N_, RuleError
 from referee.rules.stats import Sheet
 from referee.store import tables
 from referee.store.db import fetch
@@ -17,6 +18,17 @@ def get(db: Database, player_id: int) -> dict | None:
     """One player row, or None."""
     rows = fetch(db, "SELECT * FROM players WHERE id = ?", [player_id])
     return rows[0] if rows else None
+
+
+NO_PLAYER = N_("No player %(id)s: they may have been removed; reload the list.")
+
+
+def existing(db: Database, player_id: int) -> dict:
+    """One player row that must be there; a refusal when it is gone."""
+    row = get(db, player_id)
+    if row is None:
+        raise RuleError(None, NO_PLAYER, id=player_id)
+    return row
 
 
 def by_token(db: Database, token: str) -> dict | None:
