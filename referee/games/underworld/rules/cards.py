@@ -37,8 +37,9 @@ WEAPON = "weapon"
 DURATIONS = ("lasting", "immediate", "round")
 KINDS = ("monster", "item", "skill", "event", "class")
 CLASS_DECK_SIZE = 13
-_CODE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
-_ITEM_TYPE = re.compile(r"^[a-z][a-z_]{0,23}$")
+# matched whole (fullmatch): "$" alone also matched before a trailing newline ("M07\n")
+_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}")
+_ITEM_TYPE = re.compile(r"[a-z][a-z_]{0,23}")
 
 
 class CardError(RuleError, ValueError):
@@ -136,7 +137,7 @@ def card_from_dict(d: Mapping[str, object]) -> Card:
         raise CardError("U3", N_("A card must be a table of named fields (code, kind, "
                                  "name_en, name_ru, …); check the deck file."))
     code = d.get("code")
-    if not isinstance(code, str) or not _CODE.match(code):
+    if not isinstance(code, str) or not _CODE.fullmatch(code):
         raise CardError("U3", N_("Card code %(value)s is not valid: use up to 16 letters "
                                  "and digits, like M07."), value=str(code))
     kind = d.get("kind")
@@ -170,7 +171,7 @@ def card_from_dict(d: Mapping[str, object]) -> Card:
         raise CardError("U3", N_("Card %(code)s: duration %(value)s is not known; use "
                                  "lasting, immediate or round."),
                         code=code, value=str(values["duration"]))
-    if "item_type" in values and not _ITEM_TYPE.match(str(values["item_type"])):
+    if "item_type" in values and not _ITEM_TYPE.fullmatch(str(values["item_type"])):
         raise CardError("U3", N_("Card %(code)s: item type %(value)s is not valid; use a "
                                  "lowercase word such as weapon or armour."),
                         code=code, value=str(values["item_type"]))
