@@ -271,7 +271,7 @@ def test_U1_strangers_in_a_deck_are_named_in_order():
     assert texts(castle_deck_problems(full_castle()[:-1] + ["junk"]))[0] == (
         "U1", "Only monsters, items, skills and events belong in the castle deck: move ? to "
               "the class deck.")
-    assert texts(class_deck_problems(CLASSES[:11] + [RIOT, MONSTERS[2]])) == [
+    assert texts(class_deck_problems(CLASSES[:11] + [MONSTERS[2], RIOT])) == [
         ("U1", "Only class cards belong in the class deck: move E01, M02 to the castle deck.")]
     assert texts(class_deck_problems(CLASSES + [CLASSES[0]])) == [
         ("U2", "class cards: 14, must be exactly 13; add or remove class cards.")]
@@ -383,6 +383,9 @@ def test_U4_starting_levels_1_to_9_and_hands_of_four_dealt_from_the_castle():
                   hands={"A": HANDS["A"]})
     setup_refused("No copy of C01 is left in the castle deck to deal to B; deal a card from "
                   "the castle deck.", hands={"A": HANDS["A"], "B": ["M01", "C01", "M01", "M01"]})
+    setup_refused("No copy of I01 is left in the castle deck to deal to B; deal a card from "
+                  "the castle deck.", hands={"A": ["I01", "I01", "M01", "M01"],
+                                            "B": ["M02", "M02", "I01", "M03"]})
     # two swords in the castle: the second hand asking for a third finds none left
     setup_refused("No copy of I01 is left in the castle deck to deal to B; deal a card from "
                   "the castle deck.", hands={"A": ["I01", "I01", "M01", "M01"],
@@ -420,11 +423,12 @@ def test_U5_a_card_leaves_the_castle_and_an_empty_castle_is_refilled_from_the_di
     assert len(left.castle) == len(s.castle) - 1
     with pytest.raises(RuleError) as caught:
         take_from_castle(s, "X99")
-    assert caught.value.rule == "U1"
+    assert (caught.value.rule, caught.value.text) == (
+        "U1", "There is no card X99 in this game; check the code on the card.")
     from dataclasses import replace
-    empty = replace(s, castle=(), discard=("M02", "I01", "M02"))
+    empty = replace(s, castle=(), discard=("M03", "I01", "M02", "M03"))
     refilled = take_from_castle(empty, "M02")
-    assert refilled.castle == ("I01", "M02") and refilled.discard == ()
+    assert refilled.castle == ("I01", "M03", "M03") and refilled.discard == ()
     with pytest.raises(RuleError) as caught:
         take_from_castle(replace(s, castle=("M02",), discard=("I01",)), "I01")
     assert (caught.value.rule, caught.value.text) == (
