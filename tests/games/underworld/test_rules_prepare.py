@@ -248,6 +248,9 @@ def test_U11_a_promised_card_is_neither_replaced_traded_nor_discarded():
     f3 = run(s, Draw("M05"), OfferHelp("B", "A", "S03"), AnswerHelp("B", True))
     refused(f3, Summon("A", "S03"), "U11", "S03 is promised to a helper as a reward; keep it "
             "until the fight is scored.")
+    # an offer not yet answered promises nothing either
+    f5 = run(s, Draw("M05"), OfferHelp("B", "A", "I01"))
+    assert player(apply(f5, Trade("A", "B", ("I01",), ("M01",))), "B").inventory[-1] == "I01"
     # a refused offer promises nothing
     f4 = run(s, Draw("M05"), OfferHelp("B", "A", "I01"), AnswerHelp("B", False))
     assert player(apply(f4, Trade("A", "B", ("I01",), ("M01",))), "B").inventory[-1] == "I01"
