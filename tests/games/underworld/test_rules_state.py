@@ -134,7 +134,8 @@ def test_U3_a_bad_code_is_shown_in_the_refusal(code, shown):
 def test_U3_a_card_is_a_table_with_a_known_kind():
     card_refused(["M07"], "A card must be a table of named fields (code, kind, name_en, "
                           "name_ru, …); check the deck file.")
-    for kind, shown in (("spell", "spell"), (5, "5"), (None, "None"), ("Monster", "Monster")):
+    for kind, shown in (("spell", "spell"), (5, "5"), (None, "None"), ("Monster", "Monster"),
+                        (["monster"], "['monster']")):
         card_refused(orc(kind=kind), f"Card M07: kind {shown} is not known; use monster, "
                                      "item, skill, event or class.")
     table = orc()
@@ -186,6 +187,7 @@ def test_U3_defaults_of_each_kind():
 
 
 def test_U3_card_to_dict_is_the_whole_table():
+    assert list(card_to_dict(SWORD))[:2] == ["code", "kind"]
     assert card_to_dict(SWORD) == {"code": "I01", "kind": "item", "name_en": "Sword",
                                    "name_ru": "Меч", "item_type": "weapon", "bonus": 2,
                                    "magic": False, "duration": "lasting"}

@@ -152,9 +152,7 @@ def card_from_dict(d: Mapping[str, object]) -> Card:
         if key != "kind" and key not in known:
             raise CardError("U3", N_("Card %(code)s: unknown field %(field)s; remove it or "
                                      "fix its spelling."), code=code, field=str(key))
-    for name, f in known.items():
-        if name == "code":
-            continue
+    for name, f in known.items():  # "code" passes again, as the text it is
         if name not in d:
             if f.default is MISSING:
                 raise CardError("U3", N_("Card %(code)s: the field %(field)s is missing; "
@@ -180,9 +178,9 @@ def card_from_dict(d: Mapping[str, object]) -> Card:
 
 def card_to_dict(card: Card) -> dict[str, object]:
     """The table ``card_from_dict`` reads back into the same card."""
-    out: dict[str, object] = {"code": card.code, "kind": card.kind}
-    out.update({f.name: getattr(card, f.name) for f in fields(card) if f.name != "code"})
-    return out
+    # "code" stays first: the fields repeat it with the same value
+    return {"code": card.code, "kind": card.kind,
+            **{f.name: getattr(card, f.name) for f in fields(card)}}
 
 
 def _conflicts(cards: Iterable[Card]) -> list[RuleError]:
