@@ -275,6 +275,8 @@ def test_U1_strangers_in_a_deck_are_named_in_order():
               "the class deck.")
     assert texts(class_deck_problems(CLASSES[:11] + [MONSTERS[2], RIOT])) == [
         ("U1", "Only class cards belong in the class deck: move E01, M02 to the castle deck.")]
+    assert texts(class_deck_problems(CLASSES[:12] + [None])) == [
+        ("U1", "Only class cards belong in the class deck: move ? to the castle deck.")]
     assert texts(class_deck_problems(CLASSES + [CLASSES[0]])) == [
         ("U2", "class cards: 14, must be exactly 13; add or remove class cards.")]
 
