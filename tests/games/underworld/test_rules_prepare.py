@@ -377,3 +377,11 @@ def test_U7_a_monster_score_is_adjusted_by_a_whole_number_from_minus_20_to_20():
     refused(game(), AdjustMonster(2), "U7", only)
     refused(run(game(), Draw("E01"), Challenge("A", "B")), AdjustMonster(2), "U7", only)
     refused(replace(f, phase="step_over"), AdjustMonster(2), "U7", only)
+    refused(replace(f, encounter=None), AdjustMonster(2), "U7", only)
+
+
+def test_U11_a_second_copy_of_a_promised_card_may_go():
+    s = run(game({"A": ["I01", "I01", "M01", "M01"]}), PlayCard("A", "I01"), Draw("M05"),
+            OfferHelp("B", "A", "I01"), AnswerHelp("B", True))
+    t = apply(s, Trade("A", "B", ("I01",), ("M01",)))  # the one in play stays promised
+    assert player(t, "A").play_area == ("I01",) and "I01" in player(t, "B").inventory

@@ -243,3 +243,15 @@ def test_U9_U15_U17_the_turn_end_phases_list_their_choices():
     playoff = legal_actions(STATES["playoff"]())
     assert [a for a in playoff if isinstance(a, Challenge)] == [Challenge("A", "B"),
                                                                 Challenge("A", "C")]
+
+
+def test_U12_every_summoning_card_held_is_listed():
+    from referee.games.underworld.rules import Skill, new_game
+    from tests.games.underworld.test_rules_decks import CLASSES, small_castle
+    trance = Skill("S05", "Trance", "Транс", 0, duration="immediate", summoning=True)
+    s = new_game(["A", "B"], small_castle() + [trance], CLASSES,
+                 {"A": ["S03", "S05", "M03", "M01"], "B": ["M01"] * 4}, check_decks=False)
+    acts = legal_actions(run(s, Draw("M09")))
+    assert [a for a in acts if isinstance(a, Summon)] == [
+        Summon("A", "S03"), Summon("A", "S03", "M01"), Summon("A", "S03", "M03"),
+        Summon("A", "S05"), Summon("A", "S05", "M01"), Summon("A", "S05", "M03")]
