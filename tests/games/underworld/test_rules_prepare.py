@@ -225,6 +225,11 @@ def test_U11_the_fighter_accepts_or_refuses_and_a_card_is_promised_once():
               OfferHelp("B", "A", "M01"), OfferHelp("C", "A", "M01"), AnswerHelp("C", True),
               AnswerHelp("B", True))
     assert two.encounter.offers == (Offer("B", "A", "M01", True), Offer("C", "A", "M01", True))
+    # exactly two held: both may be promised, to two helpers
+    pair = run(game({"A": ["M01", "M01", "I01", "S01"]}), Draw("M05"),
+               OfferHelp("B", "A", "M01"), OfferHelp("C", "A", "M01"), AnswerHelp("B", True),
+               AnswerHelp("C", True))
+    assert [o.accepted for o in pair.encounter.offers] == [True, True]
     # three held, two promised: one may go, not two
     assert player(apply(two, Trade("A", "B", ("M01",), ("M01",))), "A").inventory.count(
         "M01") == 3
