@@ -351,6 +351,9 @@ def test_U12_summoning_refusals():
                "helps in; wait for one.")
     refused(s, Summon("A", "S03", "M03"), "U12", pending)
     refused(apply(s, Draw("E01")), Summon("A", "S03", "M03"), "U12", pending)
+    # a state where the fight is over (or never began) joins nothing, whatever is left in it
+    refused(replace(f, phase="step_over"), Summon("A", "S03", "M03"), "U12", pending)
+    refused(replace(f, encounter=None), Summon("A", "S03", "M03"), "U12", pending)
     refused(f, Summon("A", "S03", "M04"), "U12", "M04 is not a monster in the inventory of A; "
             "summon a monster card held there.")
     refused(f, Summon("A", "S03", "I01"), "U12", "I01 is not a monster in the inventory of A; "
