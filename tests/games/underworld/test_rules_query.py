@@ -255,3 +255,10 @@ def test_U12_every_summoning_card_held_is_listed():
     assert [a for a in acts if isinstance(a, Summon)] == [
         Summon("A", "S03"), Summon("A", "S03", "M01"), Summon("A", "S03", "M03"),
         Summon("A", "S05"), Summon("A", "S05", "M01"), Summon("A", "S05", "M03")]
+
+
+def test_U15_choices_keep_the_first_ways_and_count_copies_alike():
+    assert choices(["c", "a", "b"], 2, 1) == [("a", "b")]
+    assert choices(["c", "a", "b"], 1, 2) == [("a",), ("b",)]
+    assert choices(["a", "a", "b", "b"], 2) == [("a", "a"), ("a", "b"), ("b", "b")]
+    assert choices(["a", "a", "b", "b"], 3, 1) == [("a", "a", "b")]
