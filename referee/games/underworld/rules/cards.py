@@ -37,8 +37,9 @@ WEAPON = "weapon"
 DURATIONS = ("lasting", "immediate", "round")
 KINDS = ("monster", "item", "skill", "event", "class")
 CLASS_DECK_SIZE = 13
-_CODE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
-_ITEM_TYPE = re.compile(r"^[a-z][a-z_]{0,23}$")
+# matched whole (fullmatch): "$" alone also matched before a trailing newline ("M07\n")
+_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}")
+_ITEM_TYPE = re.compile(r"[a-z][a-z_]{0,23}")
 
 
 class CardError(RuleError, ValueError):
@@ -136,7 +137,7 @@ def card_from_dict(d: Mapping[str, object]) -> Card:
         raise CardError("U3", N_("A card must be a table of named fields (code, kind, "
                                  "name_en, name_ru, …); check the deck file."))
     code = d.get("code")
-    if not isinstance(code, str) or not _CODE.match(code):
+    if not isinstance(code, str) or not _CODE.fullmatch(code):
         raise CardError("U3", N_("Card code %(value)s is not valid: use up to 16 letters "
                                  "and digits, like M07."), value=str(code))
     kind = d.get("kind")
@@ -151,9 +152,7 @@ def card_from_dict(d: Mapping[str, object]) -> Card:
         if key != "kind" and key not in known:
             raise CardError("U3", N_("Card %(code)s: unknown field %(field)s; remove it or "
                                      "fix its spelling."), code=code, field=str(key))
-    for name, f in known.items():
-        if name == "code":
-            continue
+    for name, f in known.items():  # "code" passes again, as the text it is
         if name not in d:
             if f.default is MISSING:
                 raise CardError("U3", N_("Card %(code)s: the field %(field)s is missing; "
@@ -170,7 +169,7 @@ def card_from_dict(d: Mapping[str, object]) -> Card:
         raise CardError("U3", N_("Card %(code)s: duration %(value)s is not known; use "
                                  "lasting, immediate or round."),
                         code=code, value=str(values["duration"]))
-    if "item_type" in values and not _ITEM_TYPE.match(str(values["item_type"])):
+    if "item_type" in values and not _ITEM_TYPE.fullmatch(str(values["item_type"])):
         raise CardError("U3", N_("Card %(code)s: item type %(value)s is not valid; use a "
                                  "lowercase word such as weapon or armour."),
                         code=code, value=str(values["item_type"]))
@@ -179,9 +178,9 @@ def card_from_dict(d: Mapping[str, object]) -> Card:
 
 def card_to_dict(card: Card) -> dict[str, object]:
     """The table ``card_from_dict`` reads back into the same card."""
-    out: dict[str, object] = {"code": card.code, "kind": card.kind}
-    out.update({f.name: getattr(card, f.name) for f in fields(card) if f.name != "code"})
-    return out
+    # "code" stays first: the fields repeat it with the same value
+    return {"code": card.code, "kind": card.kind,
+            **{f.name: getattr(card, f.name) for f in fields(card)}}
 
 
 def _conflicts(cards: Iterable[Card]) -> list[RuleError]:

@@ -244,18 +244,17 @@ def allowed(state: State) -> tuple[Option, ...]:
 def options(state: State, actions: Iterable[act.Action]) -> tuple[Option, ...]:
     """The kinds of ``actions`` and who takes them, then the open-ended ones the phase
     allows (Trade, AdjustMonster, EventLevel, EventDiscard, EventGive)."""
-    seen = dict.fromkeys(Option(a.kind, actor(state, a)) for a in actions)
+    found = [Option(a.kind, actor(state, a)) for a in actions]
     holders = [p for p in state.players if p.inventory]
     if len(holders) >= 2:
-        seen[Option("trade", "")] = None
+        found.append(Option("trade", ""))
     if state.phase == "fight":
-        seen[Option("adjust_monster", "")] = None
+        found.append(Option("adjust_monster", ""))
     if state.phase == "event":
-        seen[Option("event_level", "")] = None
+        found.append(Option("event_level", ""))
         if any(p.inventory or p.play_area for p in state.players):
-            seen[Option("event_discard", "")] = None
-            seen[Option("event_give", "")] = None
-    return tuple(seen)
+            found += [Option("event_discard", ""), Option("event_give", "")]
+    return tuple(dict.fromkeys(found))  # each once, in the order first found
 
 
 def state_to_dict(state: State) -> dict[str, object]:
