@@ -34,12 +34,12 @@ def line(source, who, code, value):
 
 def crowded_fight():
     """A (level 2, sword +2) meets strength 12, summons a strength-3 monster from the
-    inventory; B, a powered Vampire (+3), helps for A's last card; C's offer waits;
-    two card texts move the monster's score by -3 and +1."""
+    inventory; C's offer waits, B, a powered Vampire (+3), helps for A's last card; two
+    card texts move the monster's score by -3 and +1."""
     s = with_class(game({"A": ["I01", "S03", "M03", "M01"]}, {"A": 2}), "B", "C04")
     return run(s, PlayCard("A", "I01"), Draw("M12"), Summon("A", "S03", "M03"),
-               OfferHelp("B", "A", "M01"), AnswerHelp("B", True), PowerUp("B", ("M01", "M01")),
-               OfferHelp("C", "A", "I01"), AdjustMonster(-3, "S02"), AdjustMonster(1))
+               OfferHelp("C", "A", "I01"), OfferHelp("B", "A", "M01"), AnswerHelp("B", True),
+               PowerUp("B", ("M01", "M01")), AdjustMonster(-3, "S02"), AdjustMonster(1))
 
 
 def test_U7_U11_U12_U14_every_number_of_a_fight_is_a_line_the_referee_sees():
@@ -59,6 +59,8 @@ def test_U8_U11_the_crowded_fight_won_moves_only_the_fighters_level_and_pays_the
     assert [p.level for p in s.players] == [3, 1, 1]
     assert player(s, "B").inventory == ("M01", "M01", "M01")  # two spent powering, one paid
     assert player(s, "A").inventory == () and player(s, "A").allies == ("M03",)
+    # C's offer was never accepted: C gets nothing, and A keeps the sword it named
+    assert player(s, "A").play_area == ("I01",) and player(s, "C").inventory == ("M01",) * 4
     assert fight_breakdown(s) is None and s.encounter is None
 
 
@@ -89,7 +91,7 @@ def test_U8_win_plus_one_loss_minus_one_never_below_1_nor_above_10(level, outcom
     (1, 0, 7, QuickFight(1, 1, 1, 7, "loss")),  # worked example 2
     (4, (1,), 5, QuickFight(4, 4, 5, 5, "draw")),  # worked example 3
     (10, (), 3, QuickFight(10, 10, 10, 3, "win")),
-    (2, (b for b in (4, -1)), 6, QuickFight(2, 1, 5, 6, "loss")),
+    (2, range(-1, 5, 5), 6, QuickFight(2, 1, 5, 6, "loss")),  # any iterable: -1, 4
     (1, -2, -3, QuickFight(1, 2, -1, -3, "win")),
 ])
 def test_U7_U8_quick_fight_scores_level_and_bonuses_against_strength(
