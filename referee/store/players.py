@@ -9,20 +9,19 @@ from sqlite_utils import Database
 from referee.rules.stats import Sheet
 from referee.store import tables
 from referee.store.db import fetch
+from referee.store.sql import fetch_one
 
 SHEET_FIELDS = ("hp", "hp_max", "chance", "chance_max", "cartridges", "level", "status")
 
 
 def get(db: Database, player_id: int) -> dict | None:
     """One player row, or None."""
-    rows = fetch(db, "SELECT * FROM players WHERE id = ?", [player_id])
-    return rows[0] if rows else None
+    return fetch_one(db, "SELECT * FROM players WHERE id = ?", [player_id])
 
 
 def by_token(db: Database, token: str) -> dict | None:
     """The player whose current passport token this is, or None."""
-    rows = fetch(db, "SELECT * FROM players WHERE passport_token = ?", [token])
-    return rows[0] if rows else None
+    return fetch_one(db, "SELECT * FROM players WHERE passport_token = ?", [token])
 
 
 def token_hash(token: str) -> str:
@@ -32,9 +31,8 @@ def token_hash(token: str) -> str:
 
 def by_retired_token(db: Database, token: str) -> dict | None:
     """The player whose passport once carried this token and was reissued since, or None."""
-    rows = fetch(db, "SELECT p.* FROM retired_passports r JOIN players p ON p.id = r.player_id"
-                     " WHERE r.token_hash = ? LIMIT 1", [token_hash(token)])
-    return rows[0] if rows else None
+    return fetch_one(db, "SELECT p.* FROM retired_passports r JOIN players p ON p.id = r.player_id"
+                         " WHERE r.token_hash = ? LIMIT 1", [token_hash(token)])
 
 
 PAGE = 40  # players a page of the list shows; more load on demand
