@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
@@ -271,17 +272,9 @@ def reissue(player_id: int):
            N_("This player was already registered: here they are."))
 def new():
     """Register a player."""
-    form = {"hp_max": 3, "chance_max": 1, "cartridges": 3, "level": 1, "suit": "S"}
-    error = None
-    if request.method == "POST":
-        form = request.form.to_dict()
-        try:
-            row = service.create(get_db(), signed_in()["id"], form)
-            return redirect(url_for("players.sheet", player_id=row["id"]), code=303)
-        except RuleError as err:
-            error = rule_message(err)
-    return render_template("players/form.html", form=form, error=error,
-                           player=None), 422 if error else 200
+    return _player_form({"hp_max": 3, "chance_max": 1, "cartridges": 3, "level": 1,
+                         "suit": "S"}, None,
+                        lambda sent: service.create(get_db(), signed_in()["id"], sent)["id"])
 
 
 @bp.route("/players/<int:player_id>/edit", methods=["GET", "POST"])
@@ -291,17 +284,28 @@ def edit(player_id: int):
     row = rows.get(get_db(), player_id)
     if row is None:
         abort(404)
-    form, error = row, None
+
+    def save(sent: dict) -> int:
+        service.edit(get_db(), signed_in()["id"], player_id, sent, reason())
+        return player_id
+
+    return _player_form(row, row, save)
+
+
+def _player_form(form: dict, player: dict | None, save: Callable[[dict], int]):
+    """The player form: shown with ``form``'s values; a POST is saved with ``save(sent)``
+    (which gives the player's id) and opens their sheet, or is shown again with the
+    refusal (422)."""
+    error = None
     if request.method == "POST":
-        form = {**row, **request.form.to_dict()}
+        sent = request.form.to_dict()
+        form = {**form, **sent} if player else sent
         try:
-            service.edit(get_db(), signed_in()["id"], player_id, request.form.to_dict(),
-                         reason())
-            return redirect(url_for("players.sheet", player_id=player_id), code=303)
+            return redirect(url_for("players.sheet", player_id=save(sent)), code=303)
         except RuleError as err:
             error = rule_message(err)
     return render_template("players/form.html", form=form, error=error,
-                           player=row), 422 if error else 200
+                           player=player), 422 if error else 200
 
 
 @bp.route("/players/import", methods=["GET", "POST"])
