@@ -21,7 +21,7 @@ from referee.store import players as rows
 from referee.store import settings as settings_store
 from referee.web.context import get_db, public_base, signed_in
 from referee.web.i18n import event_reason, field_label, rule_message
-from referee.web.once import once_form
+from referee.web.once import once_form, row_target
 from referee.web.screens import is_htmx
 from referee.web.security import organizer_required, referee_required
 
@@ -267,8 +267,7 @@ def reissue(player_id: int):
 
 @bp.route("/players/new", methods=["GET", "POST"])
 @referee_required
-@once_form("players", lambda made: url_for("players.sheet", player_id=made.ref)
-           if made.ref else url_for("players.index"),
+@once_form("players", row_target("players.sheet", "player_id", "players.index"),
            N_("This player was already registered: here they are."))
 def new():
     """Register a player."""

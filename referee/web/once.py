@@ -59,6 +59,17 @@ def game_target(endpoint: str, arg: str = "game_id") -> Callable[[Made], str]:
     return target
 
 
+def row_target(endpoint: str, arg: str, otherwise: str) -> Callable[[Made], str]:
+    """Where a repeat of a create form goes: the page of the row the first submission
+    made, or the ``otherwise`` page (the list) when it made none."""
+    from flask import url_for
+
+    def target(made: Made) -> str:
+        return url_for(endpoint, **{arg: made.ref}) if made.ref else url_for(otherwise)
+
+    return target
+
+
 def once_form(scope: str, target: Callable[[Made], str], notice: str) -> Callable:
     """Run the view under its form's one-time key: a repeat goes to ``target(made)``
     (a 303) with ``notice`` (an N_ msgid) shown there, and changes nothing."""
