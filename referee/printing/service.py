@@ -18,14 +18,7 @@ def chosen_players(db: Database, ids: list[int] | None) -> list[dict]:
     """All players, or the chosen ones in the order given; an unknown id is refused."""
     if not ids:
         return rows.search(db, "", limit=100_000)
-    chosen = []
-    for player_id in ids:
-        row = rows.get(db, player_id)
-        if row is None:
-            raise RuleError(None, N_("No player %(id)s: they may have been removed; "
-                                     "reload the list."), id=player_id)
-        chosen.append(row)
-    return chosen
+    return [rows.existing(db, player_id) for player_id in ids]
 
 
 def passports(db: Database, base_url: str, ids: list[int] | None = None,

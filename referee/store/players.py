@@ -6,17 +6,28 @@ import hashlib
 
 from sqlite_utils import Database
 
+from referee.rules import N_, RuleError
 from referee.rules.stats import Sheet
 from referee.store import tables
 from referee.store.db import fetch
 from referee.store.sql import fetch_one
 
 SHEET_FIELDS = ("hp", "hp_max", "chance", "chance_max", "cartridges", "level", "status")
+NO_PLAYER = N_("No player %(id)s: they may have been removed; reload the list.")
 
 
 def get(db: Database, player_id: int) -> dict | None:
     """One player row, or None."""
     return fetch_one(db, "SELECT * FROM players WHERE id = ?", [player_id])
+
+
+def existing(db: Database, player_id: object) -> dict:
+    """The player a request names, whatever it sent as the id; RuleError naming it (cut
+    short) when there is no such player."""
+    row = get(db, player_id) if type(player_id) is int else None
+    if row is None:
+        raise RuleError(None, NO_PLAYER, id=str(player_id)[:20])
+    return row
 
 
 def by_token(db: Database, token: str) -> dict | None:
