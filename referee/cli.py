@@ -225,11 +225,11 @@ def _public_base(args: argparse.Namespace, db) -> str:
 @existing_database
 def cmd_print_passports(args: argparse.Namespace, db: Database) -> int:
     """Print passports for all players or the chosen ones."""
-    from referee.printing import service as printing
+    from referee.printing import service
 
     base = _public_base(args, db)
     try:
-        data = printing.passports(db, base, args.player, args.lang,
+        data = service.passports(db, base, args.player, args.lang,
                                   ProgressBar("passports"))
     except RuleError as err:
         return _refused(err)
@@ -240,13 +240,13 @@ def cmd_print_passports(args: argparse.Namespace, db: Database) -> int:
 def cmd_print_deck(args: argparse.Namespace) -> int:
     """Print a deck's card sheets."""
     from referee.decks import DeckError, UnknownDeck
-    from referee.printing import service as printing
+    from referee.printing import service
 
     try:
         if args.print_shop:
-            data = printing.shop_deck(args.name, args.bleed, args.lang, ProgressBar(args.name))
+            data = service.shop_deck(args.name, args.bleed, args.lang, ProgressBar(args.name))
         else:
-            data = printing.deck(args.name, args.backs, tuple(args.duplex_offset), args.lang,
+            data = service.deck(args.name, args.backs, tuple(args.duplex_offset), args.lang,
                                  ProgressBar(args.name))
     except (DeckError, UnknownDeck, RuleError) as err:
         print(f"error: {getattr(err, 'text', err)}", file=sys.stderr)

@@ -15,9 +15,7 @@ from referee.players import exporting, importing, joinrpg, service
 from referee.players import settings as event_settings
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
-from referee.store import conflicts, events
-from referee.store import games as games_store
-from referee.store import players as rows
+from referee.store import conflicts, events, games, players
 from referee.store import settings as settings_store
 from referee.web.context import get_db, public_base, signed_in
 from referee.web.i18n import event_reason, field_label, rule_message
@@ -63,7 +61,7 @@ def game_step(player_id: int, event: dict | None) -> dict | None:
     if event is None or not service.is_game_step(event):
         return None
     door = door_of(event["kind"])
-    game = games_store.step_of(get_db(), player_id, event["id"])
+    game = games.step_of(get_db(), player_id, event["id"])
     name = event_reason(event)
     if game and door:
         return {"event": event, "name": name or game_name(game["kind"], game["id"]),
@@ -81,7 +79,7 @@ def sheet_view(row: dict) -> dict:
     last = latest if latest and latest["kind"] in service.UNDOABLE else None
     return {
         "p": row,
-        "deck": rows.deck_cards(row),
+        "deck": players.deck_cards(row),
         "clock": wound_clock(row, minutes),
         "history": history,
         "history_shown": HISTORY_SHOWN,
@@ -95,10 +93,8 @@ def sheet_view(row: dict) -> dict:
 
 def sheet_page(row: dict, status: int = 200, **extra):
     """The whole sheet: the card, each game's panel of this player, the history."""
-    db = get_db()
-    games = player_panels(db, row["id"])
-    return render_template("players/sheet.html", **sheet_view(row), games=games,
-                           **extra), status
+    return render_template("players/sheet.html", **sheet_view(row),
+                           games=player_panels(get_db(), row["id"]), **extra), status
 
 
 def history_update(view: dict) -> str:
@@ -134,7 +130,7 @@ def card_response(player_id: int, error: str | None = None, status: int = 200,
     """The player's stats card (htmx) or a redirect to the sheet (plain form); ``extra``
     (an undo's question) goes to the card too. After a tap made on a screen that was
     behind, the card says what the tap was applied to."""
-    row = rows.get(get_db(), player_id)
+    row = players.get(get_db(), player_id)
     if row is None:
         abort(404)
     if is_htmx():
@@ -176,10 +172,10 @@ def index():
     db = get_db()
     q = request.args.get("q", "")
     after = request.args.get("after", type=whole_arg)
-    found, total = rows.page(db, q, rows.PAGE, after)
-    page = found[:rows.PAGE]
+    found, total = players.page(db, q, players.PAGE, after)
+    page = found[:players.PAGE]
     more = None
-    if len(found) > rows.PAGE:
+    if len(found) > players.PAGE:
         more = url_for("players.index", q=q or None, after=page[-1]["id"])
     listing = {"players": page, "q": q, "more": more, "total": total}
     if is_htmx() and after is not None:
@@ -189,7 +185,7 @@ def index():
     # The heavily wounded come first, with their clocks: they are the urgent ones, and
     # every one of them is listed, whatever the page below shows.
     minutes = int(settings_store.get(db, "death_minutes") or 0)
-    wounded = [(r, wound_clock(r, minutes)) for r in rows.heavily_wounded(db)]
+    wounded = [(r, wound_clock(r, minutes)) for r in players.heavily_wounded(db)]
     return render_template("players/index.html", **listing, wounded=wounded)
 
 
@@ -197,7 +193,7 @@ def index():
 @referee_required
 def sheet(player_id: int):
     """A player's sheet, editable, with their history."""
-    row = rows.get(get_db(), player_id)
+    row = players.get(get_db(), player_id)
     if row is None:
         abort(404)
     return sheet_page(row)
@@ -221,7 +217,7 @@ def adjust(player_id: int):
 @bp.post("/players/<int:player_id>/set")
 def set_exact(player_id: int):
     """Set stats to typed values; untouched fields are left alone."""
-    row = rows.get(get_db(), player_id)
+    row = players.get(get_db(), player_id)
     if row is None:
         abort(404)
     values = {}
@@ -280,7 +276,7 @@ def new():
 @referee_required
 def edit(player_id: int):
     """Change names, maximums, suit or notes."""
-    row = rows.get(get_db(), player_id)
+    row = players.get(get_db(), player_id)
     if row is None:
         abort(404)
 

@@ -23,8 +23,7 @@ from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from referee.rules import N_
-from referee.store import games as games_store
-from referee.store import once
+from referee.store import games, once
 from referee.store.once import Made
 from referee.web.context import get_db
 
@@ -53,7 +52,7 @@ def game_target(endpoint: str, arg: str = "game_id") -> Callable[[Made], str]:
     from flask import url_for
 
     def target(made: Made) -> str:
-        number: Any = games_store.number_of(get_db(), made.ref)
+        number: Any = games.number_of(get_db(), made.ref)
         return url_for(endpoint, **{arg: number})
 
     return target
