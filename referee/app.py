@@ -55,7 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     context.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
-    storable.init_app(app)  # after the CSRF guard: issue 22, text that cannot be stored
+    storable.init_app(app)  # after the CSRF guard: text that cannot be stored
     errors.init_app(app)
     once.init_app(app)  # the one-time keys of the forms that create
     live.init_app(app)

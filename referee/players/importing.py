@@ -108,7 +108,7 @@ def _rows(text: str, delimiter: str) -> tuple[list[dict], list[tuple[int, RuleEr
         if not any((v or "").strip() for k, v in row.items() if k):
             continue
         data = {k: unguarded((v or "").strip()) for k, v in row.items() if k in COLUMNS}
-        # Issue 22: a NUL in a cell that would be stored is refused by line and column,
+        # A NUL in a cell that would be stored is refused by line and column,
         # never stripped. (A strict decode leaves no lone surrogate: it refuses the file.)
         broken = next((k for k, v in data.items() if not storable(v)), None)
         if broken is not None:

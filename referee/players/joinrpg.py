@@ -1,4 +1,4 @@
-"""Importing a JoinRPG project (issue 25): its CSV, its XLSX, or the JSON an organizer saved
+"""Importing a JoinRPG project: its CSV, its XLSX, or the JSON an organizer saved
 from its API, read into characters; the organizer's mapping of JoinRPG's fields to ours;
 then a plan (players to add, changes to players imported before, characters left out)
 that is applied all at once or not at all.

@@ -1,4 +1,4 @@
-"""Scan in the app (issue 23): the player a passport's QR code names, for the phone that
+"""Scan in the app: the player a passport's QR code names, for the phone that
 read it (static/scan.js). It only reads: a scan writes nothing."""
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ QUIET = {"reissue"}
 
 def latest_change(history: list[dict]) -> dict | None:
     """The player's latest change that still stands (newest first in ``history``): what
-    the sheet's Undo takes back. Never an older one past it (issue 22): a duel's round
+    the sheet's Undo takes back. Never an older one past it: a duel's round
     that left the player at 0 HP is the latest change, not the tap before it."""
     return next((e for e in history if not e["undone_by"] and not e["undoes"]
                  and e["kind"] not in QUIET), None)
@@ -325,7 +325,7 @@ def import_csv():
 
 
 def _import_joinrpg(data: bytes):
-    """Issue 25: a JoinRPG file. First the mapping step (selects prefilled with the
+    """A JoinRPG file. First the mapping step (selects prefilled with the
     suggestions, the file carried along in the form) with a preview of the plan; its
     Import button applies it, all or nothing."""
     if request.form.get("joinrpg"):

@@ -1,4 +1,4 @@
-"""One-time keys on the forms that create (issue 11, point 2), written once for all.
+"""One-time keys on the forms that create, written once for all.
 
 A create form holds ``{{ once_field() }}``: a hidden key made fresh when the form is
 rendered. app.js copies it into the page's address (``?once=``), so that Back, which

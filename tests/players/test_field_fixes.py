@@ -1,5 +1,5 @@
-"""Issue 22's field fixes on the web, without a browser: the sheet's Undo after a game step
-(point 2), dates as the reader writes them (3), undo rows in words (4), notices by kind (5)."""
+"""Fixes for the field on the web, without a browser: the sheet's Undo after a game step,
+dates as the reader writes them, undo rows in words, notices by kind."""
 
 from __future__ import annotations
 

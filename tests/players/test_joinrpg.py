@@ -1,4 +1,4 @@
-"""Issue 25, point 1: a JoinRPG project comes in from its CSV, its XLSX or its saved API
+"""A JoinRPG project comes in from its CSV, its XLSX or its saved API
 JSON; the organizer maps its fields to ours; a second import adds the new characters and
 applies changed names and maximums as events, never touching live values."""
 

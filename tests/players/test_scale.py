@@ -1,4 +1,4 @@
-"""Issue 13, point 4: the event can grow. The players page comes in pages, search goes
+"""The event can grow. The players page comes in pages, search goes
 through an index and forgives case in Russian, the urgent panel lists every heavily
 wounded player, and the API's lists page through a cursor without cutting anything."""
 

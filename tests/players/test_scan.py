@@ -1,4 +1,4 @@
-"""Scan in the app (issue 23): what /scan/resolve says of a scanned code, for a signed-in
+"""Scan in the app: what /scan/resolve says of a scanned code, for a signed-in
 referee only, in the referee's language; a scan writes nothing."""
 
 from __future__ import annotations

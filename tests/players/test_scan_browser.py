@@ -1,4 +1,4 @@
-"""Scan in the app (issue 23) on a phone: Chromium's fake camera films a page of a real
+"""Scan in the app on a phone: Chromium's fake camera films a page of a real
 passport PDF made by the app, and the scan lands on the sheet, fills a duel slot, or
 refuses a reissued passport. The decoder is fetched on the first Scan only, from here."""
 

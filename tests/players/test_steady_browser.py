@@ -1,5 +1,5 @@
-"""Nothing moves under the thumb, and Undo takes back what it names (issue 22, points 1
-and 2), on small phones, light and dark, in Russian and English.
+"""Nothing moves under the thumb, and Undo takes back what it names, on small
+phones, light and dark, in Russian and English.
 
 A double tap is two taps at one point of the screen: the tests tap points, not controls,
 and read the database afterwards."""
