@@ -12,7 +12,7 @@ from flask_babel import gettext
 from referee.games.hub import door as door_of
 from referee.games.hub import game_name, player_panels
 from referee.players import exporting, importing, joinrpg, service
-from referee.players import settings as event_settings
+from referee.players import settings as event_settings  # two settings; the view has the name
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
 from referee.store import conflicts, events, games, players
