@@ -1,4 +1,4 @@
-"""Issue 13's figures in one run: taps under load, the event grown to 10,000 players, and
+"""The load figures in one run: taps under load, the event grown to 10,000 players, and
 the bytes a tap costs on the wire.
 
 Runs, one after the other on this machine, each with its defaults unless told:

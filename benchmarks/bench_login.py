@@ -1,12 +1,11 @@
 """A referee's tap while someone hammers the sign-in, with the login limit and without.
 
-Issue 12 asks that the p50 tap rise by less than 20 % while 8 threads hammer the login.
+The goal: the p50 tap rises by less than 20 % while 8 threads hammer the login.
 Three phases run in alternating rounds against two servers on the same demo database
 (each `referee serve`'s stack under waitress with its default 16 threads): quiet, hammered
-with the limit
-(as shipped), and hammered with the limit switched off (what it was before). The
-hammer is a separate process with 8 threads, each sending wrong passwords back to back
-over keep-alive connections, half to the form, half to the token call. The taps come
+with the limit (as shipped), and hammered with the limit switched off. The hammer is a
+separate process with 8 threads, each sending wrong passwords back to back over
+keep-alive connections, half to the form, half to the token call. The taps come
 from this process, one at a time, as one referee's phone would send them.
 
     .venv/bin/python benchmarks/bench_login.py [--taps 300] [--rounds 3]
@@ -33,7 +32,7 @@ from bench_stats import free_port, pct, start
 
 
 def serve_unlimited(db: str, port: int, threads: int) -> None:
-    """`referee serve` as before issue 12: the same app with the sign-in limit off."""
+    """`referee serve` with the sign-in limit off, the same app otherwise."""
     import waitress
 
     sys.path.insert(0, str(ROOT))
@@ -176,7 +175,7 @@ def main() -> None:
         p50 = pct(latencies, 50)
         seen = ", ".join(f"{k}: {v}" for k, v in sorted(answers.get(name, {}).items()))
         print(f"{name:<22}{p50:>9.2f}{pct(latencies, 99):>9.2f}{p50 / quiet:>13.2f}  {seen}")
-    print(f"goal (issue 12): hammered with the limit, p50 / quiet < 1.20; median of "
+    print(f"goal: hammered with the limit, p50 / quiet < 1.20; median of "
           f"{len(results['quiet'])} taps a phase")
 
 

@@ -1,4 +1,4 @@
-"""The pocket referee's costs (issue 23): what open screens cost the server while idle,
+"""The pocket referee's costs: what open screens cost the server while idle,
 and how light the phone's offline copy is.
 
 Starts `referee serve` on a demo event, signs in once, then keeps N screens open: each
@@ -101,7 +101,8 @@ def fetch_gz(port: int, cookie: str, path: str) -> tuple[int, bytes]:
 
 
 def light(folder: str) -> None:
-    """Point 8 of issue 23, on 1,000 players."""
+    """How light the offline copy is, on 1,000 players: its bytes, 500 kept taps sent in
+    one go, a sheet drawn from the copy."""
     db = f"{folder}/light.db"
     make_event(db, 1000, 10_000)
     server, port = serve(db)

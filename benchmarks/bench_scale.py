@@ -1,6 +1,6 @@
 """Every page and API call at 100 players against 10,000 players with 1,000,000 events.
 
-Issue 13 asks that each stays within 2x of its time for the small event. Two databases
+The goal: each stays within 2x of its time for the small event. Two databases
 are made (the demo's referees; players and a history of stat changes written straight
 into the tables, as years of taps would leave them), each is served by its own
 `referee serve`, and every path is asked in turn of both, in alternating rounds, so a

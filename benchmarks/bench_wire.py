@@ -1,14 +1,14 @@
 """A tap's bytes on the wire, its time with compression on and off, a page load's requests.
 
-Issue 13 asks that a tap's answer be at most 2 KB on the wire and that a repeat page load
-make one request. Through a real `referee serve` (waitress) on the demo database, a
+The goal: a tap's answer at most 2 KB on the wire and a repeat page load
+making one request. Through a real `referee serve` (waitress) on the demo database, a
 referee signs in with the form, opens a sheet and taps with htmx's headers, as the phone
 does; the player has a full history (50 rows shown) first. Bytes are counted as received
 on the socket: status line, headers and body. The four kinds of tap answer are sent in
 turn, round after round, so a noisy machine affects all alike:
 
-- before: what issue 13 found (the whole history again, nothing compressed). The screen
-  sent no ``seen``, so the server answers as it did then, and no Accept-Encoding;
+- before: the whole history again, nothing compressed (the screen sends no ``seen`` and
+  no Accept-Encoding), what the two measures below are weighed against;
 - the new row only, without and with ``Accept-Encoding: gzip``;
 - the whole history, gzipped: what compression alone would have given.
 
@@ -249,7 +249,7 @@ def main() -> None:
     on, off = pct(latencies["new row, gzip"], 50), pct(latencies["new row, plain"], 50)
     print(f"compression on / off, tap p50 (loopback, so no transfer time is saved): "
           f"{on / off:.2f}")
-    print(f"goal (issue 13): a tap's answer <= 2048 bytes on the wire: "
+    print(f"goal: a tap's answer <= 2048 bytes on the wire: "
           f"{statistics.median(sizes['new row, gzip']):.0f}")
     body = plain.encode()
     print(f"\ngzip of one tap's answer ({len(body)} bytes) in this process:")
@@ -261,7 +261,7 @@ def main() -> None:
         print(f"{'page':<14}{'static URLs':>12}{'first load':>12}{'repeat load':>13}")
         for path, statics, first, repeat in loads:
             print(f"{path:<14}{statics:>12}{first:>12}{repeat:>13}")
-        print("before issue 13, a repeat load revalidated every static file: "
+        print("without fingerprints, a repeat load revalidates every static file: "
               "1 + its static URLs")
     elif not args.no_browser:
         print("\nno Chromium found: page loads not measured")

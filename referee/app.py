@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 
 from referee import assets, store
-from referee.store import settings as settings_store
+from referee.store import settings
 
 
 class _Flask(Flask):
@@ -46,39 +46,37 @@ def create_app(test_config: dict | None = None) -> Flask:
     db = store.init(app.config["DATABASE"])
     app.config.setdefault("SECRET_KEY", None)
     if not app.config["SECRET_KEY"]:
-        app.config["SECRET_KEY"] = settings_store.get(db, "secret_key")
+        app.config["SECRET_KEY"] = settings.get(db, "secret_key")
     db.close()
 
-    from referee.accounts import web as auth
-    from referee.api import core as api
-    from referee.api import stations as api_stations
-    from referee.games import hub as games
-    from referee.games import registry
+    # Modules whose short names several areas share (web, stations) go by their full ones.
+    import referee.accounts.web
+    import referee.api.stations
+    import referee.https.web
+    import referee.players.web
+    import referee.printing.web
+    import referee.stations.web
+    from referee.api import core
+    from referee.games import hub, registry
     from referee.games.manifest import resolve
-    from referee.https import web as https
-    from referee.players import feed as events
-    from referee.players import passport, scan
-    from referee.players import pocket_web as pocket
-    from referee.players import web as players
-    from referee.printing import web as printing
-    from referee.stations import web as stations
-    from referee.web import context, errors, i18n, live, security, storable, throttle, wire
-    from referee.web import once as once_keys  # issue 11: one-time keys of create forms
+    from referee.players import feed, passport, pocket_web, scan
+    from referee.web import context, errors, i18n, live, once, security, storable, throttle, wire
 
     wire.init_app(app)  # first: Flask runs its after_request last, on the final body
     context.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
-    storable.init_app(app)  # after the CSRF guard: issue 22, text that cannot be stored
+    storable.init_app(app)  # after the CSRF guard: text that cannot be stored
     errors.init_app(app)
-    once_keys.init_app(app)
+    once.init_app(app)  # the one-time keys of the forms that create
     live.init_app(app)
-    stations.init_app(app, app.config.get("STATION"))
+    referee.stations.web.init_app(app, app.config.get("STATION"))
     # Each game's blueprints, as its manifest lists them (games.registry), after the hub.
     played = [resolve(ref) for game in registry.GAMES for ref in game.blueprints]
     for blueprint in (
-            auth.bp, players.bp, passport.bp, events.bp, api.bp, printing.bp, games.bp,
-            *played, api_stations.bp, stations.bp, https.bp, live.bp, pocket.bp, scan.bp):
+            referee.accounts.web.bp, referee.players.web.bp, passport.bp, feed.bp, core.bp,
+            referee.printing.web.bp, hub.bp, *played, referee.api.stations.bp,
+            referee.stations.web.bp, referee.https.web.bp, live.bp, pocket_web.bp, scan.bp):
         app.register_blueprint(blueprint)
     throttle.init_app(app)  # after the routes: it wraps the sign-in views
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+from sqlite_utils import Database
 
 from referee import __version__, serving, store
 from referee.rules import RuleError
@@ -28,15 +32,34 @@ def _public_url(text: str) -> str:
     return text
 
 
-def _existing(args: argparse.Namespace) -> str | None:
-    """The database path if a file is there; else None, having said so (a typo in
-    --db must not quietly make an empty event)."""
+def _is_there(args: argparse.Namespace) -> bool:
+    """Whether the database file is there; if not, says so (a typo in --db must not
+    quietly make an empty event)."""
     path = _path(args)
     if Path(path).is_file():
-        return path
+        return True
     print(f"error: there is no database at {path}. Check the path, or create one with "
           f"`referee init --db {path}`.", file=sys.stderr)
-    return None
+    return False
+
+
+def existing_database(command: Callable[[argparse.Namespace, Database], int]):
+    """A command run on the existing database, upgraded; exit status 2 (having said so)
+    when there is none."""
+
+    @functools.wraps(command)
+    def run(args: argparse.Namespace) -> int:
+        if not _is_there(args):
+            return 2
+        return command(args, store.init(_path(args)))
+
+    return run
+
+
+def _refused(err: RuleError) -> int:
+    """A refusal said on stderr; the exit status of a command that did nothing."""
+    print(f"error: {err.text}", file=sys.stderr)
+    return 2
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -49,18 +72,15 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_add_referee(args: argparse.Namespace) -> int:
+@existing_database
+def cmd_add_referee(args: argparse.Namespace, db: Database) -> int:
     """Add a referee or organizer account."""
     from referee.accounts.service import add_referee
 
-    if _existing(args) is None:
-        return 2
-    db = store.init(_path(args))
     try:
         row = add_referee(db, args.name, args.password, args.organizer, by=None)
     except RuleError as err:
-        print(f"error: {err.text}", file=sys.stderr)
-        return 2
+        return _refused(err)
     role = "organizer" if row["is_organizer"] else "referee"
     print(f"Added {role} {row['name']}")
     return 0
@@ -118,14 +138,12 @@ def cmd_import_joinrpg(args: argparse.Namespace, db, data: bytes) -> int:
     return 0
 
 
-def cmd_import(args: argparse.Namespace) -> int:
+@existing_database
+def cmd_import(args: argparse.Namespace, db: Database) -> int:
     """Import players from a CSV file (all rows, or none), or a JoinRPG file."""
     from referee.players.importing import import_players
     from referee.players.joinrpg import is_joinrpg
 
-    if _existing(args) is None:
-        return 2
-    db = store.init(_path(args))
     data = Path(args.file).read_bytes()
     if args.map or is_joinrpg(data):
         return cmd_import_joinrpg(args, db, data)
@@ -139,13 +157,11 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_export(args: argparse.Namespace) -> int:
+@existing_database
+def cmd_export(args: argparse.Namespace, db: Database) -> int:
     """Write every player with live values and passport links to a CSV file."""
     from referee.players.exporting import players_csv
 
-    if _existing(args) is None:
-        return 2
-    db = store.init(_path(args))
     Path(args.output).write_text(players_csv(db, _public_base(args, db)), encoding="utf-8",
                                  newline="")
     print(f"Exported {db['players'].count} players to {args.output}")
@@ -156,7 +172,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
     """Copy the database safely while the server runs (SQLite's online backup)."""
     import sqlite3
 
-    if _existing(args) is None:
+    if not _is_there(args):
         return 2
     source = store.connect(_path(args))
     target = sqlite3.connect(args.output)
@@ -206,20 +222,17 @@ def _public_base(args: argparse.Namespace, db) -> str:
     return base
 
 
-def cmd_print_passports(args: argparse.Namespace) -> int:
+@existing_database
+def cmd_print_passports(args: argparse.Namespace, db: Database) -> int:
     """Print passports for all players or the chosen ones."""
-    from referee.printing import service as printing
+    from referee.printing import service
 
-    if _existing(args) is None:
-        return 2
-    db = store.init(_path(args))
     base = _public_base(args, db)
     try:
-        data = printing.passports(db, base, args.player, args.lang,
+        data = service.passports(db, base, args.player, args.lang,
                                   ProgressBar("passports"))
     except RuleError as err:
-        print(f"error: {err.text}", file=sys.stderr)
-        return 2
+        return _refused(err)
     _write_pdf(args.output, data)
     return 0
 
@@ -227,13 +240,13 @@ def cmd_print_passports(args: argparse.Namespace) -> int:
 def cmd_print_deck(args: argparse.Namespace) -> int:
     """Print a deck's card sheets."""
     from referee.decks import DeckError, UnknownDeck
-    from referee.printing import service as printing
+    from referee.printing import service
 
     try:
         if args.print_shop:
-            data = printing.shop_deck(args.name, args.bleed, args.lang, ProgressBar(args.name))
+            data = service.shop_deck(args.name, args.bleed, args.lang, ProgressBar(args.name))
         else:
-            data = printing.deck(args.name, args.backs, tuple(args.duplex_offset), args.lang,
+            data = service.deck(args.name, args.backs, tuple(args.duplex_offset), args.lang,
                                  ProgressBar(args.name))
     except (DeckError, UnknownDeck, RuleError) as err:
         print(f"error: {getattr(err, 'text', err)}", file=sys.stderr)

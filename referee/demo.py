@@ -6,9 +6,9 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 from referee.accounts.service import add_referee
-from referee.games.duel import service as duels
 from referee.games.duel.rules import Play, Round
-from referee.players import service as players
+from referee.games.duel.service import record, start
+from referee.players import service
 from referee.store import referees, settings, write
 
 REFEREES = [("demo", "demo", True), ("anna", "anna", False), ("boris", "boris", False)]
@@ -43,29 +43,29 @@ def load(db: Database) -> int:
     demo, anna = (referees.by_name(db, name) for name in ("demo", "anna"))
     assert demo is not None and anna is not None  # made by the demo's accounts above
     demo, anna = demo["id"], anna["id"]
-    rows = players.create_many(db, demo, [
+    rows = service.create_many(db, demo, [
         {"character": c, "player": p, "hp_max": hp, "chance_max": ch, "cartridges": ca,
          "suit": s, "level": lv} for c, p, hp, ch, ca, s, lv in PLAYERS
     ])
     ids = [r["id"] for r in rows]
     # Some history, so the feed and the sheets are not empty.
-    players.adjust(db, anna, ids[0], {"hp": -1}, "дуэль с Орловым")
-    players.adjust(db, anna, ids[1], {"cartridges": -1, "chance": -1}, "перестрелка у моста")
-    players.adjust(db, demo, ids[2], {"hp": -2}, "засада")  # heavily wounded: the clock runs
-    players.adjust(db, demo, ids[4], {"level": 1}, "квест выполнен")
-    players.adjust(db, anna, ids[8], {"hp": -3}, "расстрел")
-    players.kill(db, anna, ids[8], "истёк кровью")
-    players.set_exact(db, demo, ids[6], {"cartridges": 4}, "обыск")
+    service.adjust(db, anna, ids[0], {"hp": -1}, "дуэль с Орловым")
+    service.adjust(db, anna, ids[1], {"cartridges": -1, "chance": -1}, "перестрелка у моста")
+    service.adjust(db, demo, ids[2], {"hp": -2}, "засада")  # heavily wounded: the clock runs
+    service.adjust(db, demo, ids[4], {"level": 1}, "квест выполнен")
+    service.adjust(db, anna, ids[8], {"hp": -3}, "расстрел")
+    service.kill(db, anna, ids[8], "истёк кровью")
+    service.set_exact(db, demo, ids[6], {"cartridges": 4}, "обыск")
     _duel(db, anna, ids[9], ids[10])
     return len(rows)
 
 
 def _duel(db: Database, referee_id: int, a_id: int, b_id: int) -> None:
     """A finished duel, so the duel list and both sheets show a record (D4–D14)."""
-    duel_id = duels.start(db, referee_id, a_id, b_id).id
+    duel_id = start(db, referee_id, a_id, b_id).id
     # A wins 2–1: a token spent in vain in round 2, then the Queen of hearts over a 7
     # beats 10 + 1; A's chance comes back to the maximum (D13).
     for a, b in ((Play("10S"), Play("8D")),
                  (Play("9S", tokens=1), Play("KD")),
                  (Play("7C", hand="QH"), Play("10D", tokens=1))):
-        duels.record(db, referee_id, duel_id, Round(a, b))
+        record(db, referee_id, duel_id, Round(a, b))

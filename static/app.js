@@ -54,7 +54,7 @@
     });
   });
 
-  // Nothing moves under the thumb (issue 22). On the sheet, its history, the feed and the
+  // Nothing moves under the thumb. On the sheet, its history, the feed and the
   // players list ([data-steady]) an answer keeps the row that was tapped (its id, or the
   // one a floating question names in data-anchor) at the same height on the screen,
   // scrolling by what grew or shrank above it. Should another control still come to lie
@@ -151,7 +151,7 @@
   });
 
   // Enter in a card search (data-find) asks the form's first button, which Enter presses,
-  // to add the one card the search finds (issue 22); Enter in any other field of the form
+  // to add the one card the search finds; Enter in any other field of the form
   // only counts again.
   document.addEventListener("keydown", function (event) {
     var input = event.target;
@@ -160,7 +160,7 @@
     if (flag) flag.value = "1";
   });
 
-  // One-time keys (issue 11): a create form's key goes into the page's address, so Back
+  // One-time keys: a create form's key goes into the page's address, so Back
   // (which fetches the no-store page again) shows the same key and a second submission
   // is recognised as a repeat instead of starting a second table.
   function keepOnceKey() {

@@ -1,4 +1,4 @@
-// Referee out of reach (issue 23): the phone keeps a copy of the event and the taps made
+// Referee out of reach: the phone keeps a copy of the event and the taps made
 // while no station answers, and sends them once one does (referee/players/pocket.py).
 //
 // - Signed in, a page registers the service worker (static/sw.js) and refreshes the copy

@@ -1,4 +1,4 @@
-// Scan in the app (issue 23): a passport's QR code read by the phone's camera.
+// Scan in the app: a passport's QR code read by the phone's camera.
 //
 // A [data-scan] button opens the camera screen (templates/players/_scan.html). The code
 // is read by the browser's own BarcodeDetector where it reads QR codes, else by the

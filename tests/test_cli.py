@@ -72,7 +72,7 @@ def test_import_players_all_or_nothing(tmp_path, capsys):
     ["print", "passports", "-o", "p.pdf"]])
 def test_a_command_refuses_a_database_that_is_not_there(tmp_path, capsys, monkeypatch,
                                                         command):
-    """Issue 12: `backup x.db --db typo.db` said "Backed up" and made two empty files."""
+    """A mistyped --db (`backup x.db --db typo.db`) is refused and makes no file."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "players.csv").write_text("character,hp_max,chance_max,cartridges,suit\n")
     assert main([*command, "--db", "typo.db"]) == 2

@@ -2,7 +2,7 @@
 
 Data flows one way: the web layer calls services, services call the store and the pure
 rules. A failure names the import chain that breaks the rule, first module first. No
-module imports another that imports it back, however far round (issue 24).
+module imports another that imports it back, however far round.
 """
 
 from __future__ import annotations

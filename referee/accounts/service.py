@@ -17,7 +17,7 @@ from referee.store import events, fold, referees, write
 from referee.store.ledger import new_id
 
 NAME_LIMIT = 40
-# Issue 12: at least 10 characters, where the name-as-password accounts of the demo
+# At least 10 characters, where the name-as-password accounts of the demo
 # (demo / demo) are the one exception, made by the demo loader only.
 PASSWORD_MIN = 10
 

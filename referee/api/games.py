@@ -22,11 +22,9 @@ from flask_babel import gettext
 from referee.api import paging
 from referee.api.models import SQLITE_MAX
 from referee.errors import Conflict
-from referee.games import names
-from referee.games import service as games
+from referee.games import names, service
 from referee.rules import RuleError, whole
-from referee.store import games as store
-from referee.store import players as rows
+from referee.store import games, players
 from referee.web.context import found_or_404, get_db
 from referee.web.errors import error_response
 from referee.web.i18n import rule_message
@@ -54,12 +52,12 @@ class GameApi:
                 version: int | None) -> Any:
         if self.act is not None:
             return self.act(db, referee, game_id, action, version)
-        return games.act(db, referee, self.kind, game_id, action, version)
+        return service.act(db, referee, self.kind, game_id, action, version)
 
     def run_undo(self, db: Any, referee: int, game_id: int, version: int | None) -> Any:
         if self.undo is not None:
             return self.undo(db, referee, game_id, version)
-        return games.undo(db, referee, self.kind, game_id, version)
+        return service.undo(db, referee, self.kind, game_id, version)
 
 
 def name_of(kind: str, number: int) -> str:
@@ -83,7 +81,7 @@ def rules_json(shown: Any) -> dict:
     """Under which reading of its kind's rules a game is read and played: ``earlier`` when
     it was recorded under an earlier one (its screen says so too), and the steps today's
     rules cannot replay, as recorded (games.service.Replay)."""
-    game: games.Game = getattr(shown, "game", shown)
+    game: service.Game = getattr(shown, "game", shown)
     return {"reading": game.reading, "today": game.kind.reading, "earlier": game.earlier,
             "unread": [{"seq": r["seq"], "action": r["action"], "at": r["at"],
                         "referee": r.get("referee")} for r in game.unread]}
@@ -100,7 +98,7 @@ def player_filter() -> int | None:
     if raw is None:
         return None
     number = whole(raw)
-    if number is None or number > SQLITE_MAX or rows.get(get_db(), number) is None:
+    if number is None or number > SQLITE_MAX or players.get(get_db(), number) is None:
         abort(404)
     return number
 
@@ -111,8 +109,8 @@ def listed(kind: str, to_json: Callable[[dict], dict], default: int = 200):
     total and a Link to the next page."""
     player_id = player_filter()
     limit = paging.limit(default)
-    found = store.listing(get_db(), kind, player_id, limit + 1, paging.id_arg("before"))
-    return paging.paged(found, limit, store.count(get_db(), kind, player_id), "before",
+    found = games.listing(get_db(), kind, player_id, limit + 1, paging.id_arg("before"))
+    return paging.paged(found, limit, games.count(get_db(), kind, player_id), "before",
                         lambda row: named(kind, to_json(row)))
 
 
@@ -134,7 +132,7 @@ def created(api: GameApi, game: Any):
 def replayed(api: GameApi, made) -> tuple[dict, int]:
     """A create call repeated with its Idempotency-Key: 201 with the game it made, as
     it stands now (web.once)."""
-    number = store.number_of(get_db(), made.ref)
+    number = games.number_of(get_db(), made.ref)
     if number is None:
         abort(404)
     return api.answer(found_or_404(api.load, number)), 201

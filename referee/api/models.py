@@ -66,7 +66,7 @@ class Answer(BaseModel):
 
 
 # Every game's answer, in a list or alone (referee.api.games adds it): the name the
-# screens and the feed give the game (issue 11, point 9).
+# screens and the feed give the game.
 GameName = Annotated[str, Field(description=(
     "What referees call the game, in the language of Accept-Language: its kind and its "
     "number in that kind (\"Duel 3\", \"Coup table 2\"), with the station's name for a "

@@ -149,12 +149,12 @@ def _runner(op: Operation, view: Callable, load: Callable | None,
                 abort(401)
         if any(type(v) is int and v > SQLITE_MAX for v in path.values()) \
                 or path_names_nothing(path):
-            abort(404)  # SQLite holds no id that large, nor text with a NUL (issue 22)
+            abort(404)  # SQLite holds no id that large, nor text with a NUL
         if not load_late:
             found(path)
         unstorable = unstorable_input()
         if unstorable is not None:
-            # Issue 22: a NUL or a lone surrogate anywhere in the call, answered as a body
+            # A NUL or a lone surrogate anywhere in the call, answered as a body
             # of the wrong shape is (400 where the call says so, else 422), before the view.
             malformed = op.body is not None and op.body.malformed is not None
             if load_late:

@@ -8,6 +8,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.api.models import Answer, Body, Checked, Reason
+from referee.api.paging import LIMIT_MAX
 from referee.rules import N_
 
 # The API checks only that these are JSON whole numbers; the bounds shown are the
@@ -127,22 +128,25 @@ class Event(Answer):
     undone_by: int | None = None
 
 
+def page_limit(description: str):
+    """The ``limit`` of a paged list: 1 to the most a page holds (api.paging)."""
+    return Field(None, ge=1, le=LIMIT_MAX, description=description)
+
+
 class Search(BaseModel):
     q: str = Field(None, description="Part of a character's or player's name")
-    limit: int = Field(None, ge=1, le=1000,
-                       description="At most this many players (default 500); the `Link` "
-                                   "header's rel=\"next\" gives the next page and "
-                                   "`X-Total-Count` how many match")
+    limit: int = page_limit("At most this many players (default 500); the `Link` header's "
+                            "rel=\"next\" gives the next page and `X-Total-Count` how many "
+                            "match")
     after: int = Field(None, description="The page after this player id (the last one "
                                          "of the page before), in the list's name order")
 
 
 class Page(BaseModel):
     before: int = Field(None, description="Only events older than this event id")
-    limit: int = Field(None, ge=1, le=1000,
-                       description="At most this many events (default 100 for every "
-                                   "referee's, 1000 for a player's); `Link` rel=\"next\" "
-                                   "pages back, `X-Total-Count` counts them all")
+    limit: int = page_limit("At most this many events (default 100 for every referee's, "
+                            "1000 for a player's); `Link` rel=\"next\" pages back, "
+                            "`X-Total-Count` counts them all")
 
 
 class PlayerFilter(BaseModel):
@@ -150,8 +154,6 @@ class PlayerFilter(BaseModel):
 
 
 class GamePage(PlayerFilter):
-    limit: int = Field(None, ge=1, le=1000,
-                       description="At most this many (the list's default if not given); "
-                                   "`Link` rel=\"next\" pages back, `X-Total-Count` counts "
-                                   "them all")
+    limit: int = page_limit("At most this many (the list's default if not given); `Link` "
+                            "rel=\"next\" pages back, `X-Total-Count` counts them all")
     before: int = Field(None, description="Only games older than this one (its id)")

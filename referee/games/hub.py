@@ -68,7 +68,7 @@ def index():
     return render_template("games/index.html", games=available, running=running)
 
 
-# Games named by kind and number (issue 11, point 9): one name on every screen.
+# Games named by kind and number: one name on every screen.
 @bp.app_template_global()
 def game_name(kind: str, number: int) -> str:
     """What a referee calls the game: "Coup table 2", "Battle 4 (station Tavern)"."""

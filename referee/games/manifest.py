@@ -1,4 +1,4 @@
-"""One game, declared once: everything the rest of the app needs of it (issue 24).
+"""One game, declared once: everything the rest of the app needs of it.
 
 Each game's folder exports one :class:`Manifest` (``referee/games/<game>/manifest.py:
 GAME``) and :mod:`referee.games.registry` lists them. The app factory registers the

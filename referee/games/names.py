@@ -1,6 +1,6 @@
 """What a referee calls a game: its kind and its number within that kind ("Coup table 2",
 "Duel 3", "Castle game 1", "Battle 4"), the same on every screen, in the feed and in the
-API (issue 11, point 9).
+API.
 
 Each game gets its number within its kind when it is created (store.games.create), and
 that stored number never changes: URLs and the API's ids are made of it. A station hands

@@ -11,7 +11,6 @@ to every phone that trusts it.
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import hashlib
 import ipaddress
 import os
@@ -20,6 +19,7 @@ import socket
 import struct
 import sys
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from cryptography import x509
@@ -33,7 +33,7 @@ CA_DAYS = 3650
 CERT_DAYS = 397
 RENEW_DAYS = 30
 # Phones' clocks are often a little off: a certificate "not valid yet" is refused outright.
-BACKDATE = dt.timedelta(days=1)
+BACKDATE = timedelta(days=1)
 
 CA_CERT, CA_KEY, CERT, KEY = "ca.crt", "ca.key", "server.crt", "server.key"
 _DNS_NAME = re.compile(r"^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
@@ -117,19 +117,19 @@ def covers(cert: x509.Certificate, hosts: list[str]) -> bool:
 
 
 def ensure(folder: Path, hosts: list[str], ca_name: str,
-           now: dt.datetime | None = None) -> Certificates:
+           now: datetime | None = None) -> Certificates:
     """The authority and a server certificate for ``hosts``, made only where needed.
 
     The authority is made only when its files are not there. The server certificate
     is kept while it covers every host and has more than RENEW_DAYS left; else it is
     issued again by the same authority."""
-    now = now or dt.datetime.now(dt.UTC)
+    now = now or datetime.now(UTC)
     hosts = usable_hosts(hosts)
     if not hosts:
         raise TLSError("No address to make a certificate for.")
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     ca, ca_key, made_ca = _authority(folder, ca_name, now)
-    if ca.not_valid_after_utc <= now + dt.timedelta(days=RENEW_DAYS):
+    if ca.not_valid_after_utc <= now + timedelta(days=RENEW_DAYS):
         raise TLSError(f"The certificate authority in {folder} ends on "
                        f"{ca.not_valid_after_utc:%Y-%m-%d}. Move the folder away and start "
                        "again to make a new one; every phone must then trust the new one.")
@@ -199,7 +199,7 @@ def _canonical(host: str) -> str:
         return host.lower().rstrip(".")
 
 
-def _authority(folder: Path, name: str, now: dt.datetime):
+def _authority(folder: Path, name: str, now: datetime):
     """The authority's certificate and key: read, or made when its files are gone."""
     cert_file, key_file = folder / CA_CERT, folder / CA_KEY
     if cert_file.exists() and key_file.exists():
@@ -223,7 +223,7 @@ def _authority(folder: Path, name: str, now: dt.datetime):
             .public_key(public)
             .serial_number(x509.random_serial_number())
             .not_valid_before(now - BACKDATE)
-            .not_valid_after(now + dt.timedelta(days=CA_DAYS))
+            .not_valid_after(now + timedelta(days=CA_DAYS))
             # path_length 0: it signs server certificates only, never another authority
             .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
             .add_extension(x509.KeyUsage(
@@ -238,7 +238,7 @@ def _authority(folder: Path, name: str, now: dt.datetime):
 
 
 def _usable_cert(folder: Path, ca: x509.Certificate, hosts: list[str],
-                 now: dt.datetime) -> x509.Certificate | None:
+                 now: datetime) -> x509.Certificate | None:
     """The server certificate on disk if it can serve on: signed by this authority,
     beside its own key, covering ``hosts`` and not ending within RENEW_DAYS."""
     cert = server_certificate(folder)
@@ -253,13 +253,13 @@ def _usable_cert(folder: Path, ca: x509.Certificate, hosts: list[str],
     except (ValueError, TypeError, InvalidSignature):
         return None
     if not (cert.not_valid_before_utc <= now
-            and cert.not_valid_after_utc > now + dt.timedelta(days=RENEW_DAYS)):
+            and cert.not_valid_after_utc > now + timedelta(days=RENEW_DAYS)):
         return None
     return cert if covers(cert, hosts) else None
 
 
 def _issue(ca: x509.Certificate, ca_key, key, hosts: list[str],
-           now: dt.datetime) -> x509.Certificate:
+           now: datetime) -> x509.Certificate:
     """A server certificate for ``hosts``, signed by the authority."""
     alt: list[x509.GeneralName] = []
     for host in hosts:
@@ -268,7 +268,7 @@ def _issue(ca: x509.Certificate, ca_key, key, hosts: list[str],
         except ValueError:
             alt.append(x509.DNSName(host))
     start = now - BACKDATE
-    end = min(start + dt.timedelta(days=CERT_DAYS), ca.not_valid_after_utc)
+    end = min(start + timedelta(days=CERT_DAYS), ca.not_valid_after_utc)
     ski = ca.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value
     return (x509.CertificateBuilder()
             .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, hosts[0])]))

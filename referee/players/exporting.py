@@ -10,7 +10,7 @@ from sqlite_utils import Database
 
 from referee.players import importing
 from referee.printing.links import passport_url
-from referee.store import players as rows
+from referee.store import players
 
 LIVE = ("id", "hp", "chance", "status", "duel_deck", "passport_url")
 COLUMNS = importing.COLUMNS + LIVE
@@ -30,7 +30,7 @@ def players_csv(db: Database, base_url: str) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
     writer.writeheader()
-    for row in rows.search(db, "", limit=1_000_000):
+    for row in players.search(db, "", limit=1_000_000):
         record = {key: row[key] for key in COLUMNS if key in row}
         record["passport_url"] = passport_url(base_url, row["passport_token"])
         writer.writerow({key: _cell(value) for key, value in record.items()})

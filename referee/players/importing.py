@@ -7,7 +7,7 @@ import io
 
 from sqlite_utils import Database
 
-from referee.players import service as players
+from referee.players import service
 from referee.rules import N_, RuleError
 from referee.rules.text import refusal, storable
 
@@ -108,14 +108,14 @@ def _rows(text: str, delimiter: str) -> tuple[list[dict], list[tuple[int, RuleEr
         if not any((v or "").strip() for k, v in row.items() if k):
             continue
         data = {k: unguarded((v or "").strip()) for k, v in row.items() if k in COLUMNS}
-        # Issue 22: a NUL in a cell that would be stored is refused by line and column,
+        # A NUL in a cell that would be stored is refused by line and column,
         # never stripped. (A strict decode leaves no lone surrogate: it refuses the file.)
         broken = next((k for k, v in data.items() if not storable(v)), None)
         if broken is not None:
             errors.append((line, refusal(broken)))
             continue
         try:
-            cleaned.append(players.clean(data))
+            cleaned.append(service.clean(data))
         except RuleError as err:
             errors.append((line, err))
     if not cleaned and not errors:
@@ -134,4 +134,4 @@ def import_players(db: Database, referee_id: int | None, data: bytes,
     cleaned, errors = parse(text)
     if errors:
         return [], errors
-    return players.create_many(db, referee_id, cleaned, kind="import"), []
+    return service.create_many(db, referee_id, cleaned, kind="import"), []

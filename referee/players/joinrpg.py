@@ -1,4 +1,4 @@
-"""Importing a JoinRPG project (issue 25): its CSV, its XLSX, or the JSON an organizer saved
+"""Importing a JoinRPG project: its CSV, its XLSX, or the JSON an organizer saved
 from its API, read into characters; the organizer's mapping of JoinRPG's fields to ours;
 then a plan (players to add, changes to players imported before, characters left out)
 that is applied all at once or not at all.
@@ -27,12 +27,11 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
-from referee.players import service as players
+from referee.players import service
 from referee.players.importing import BINARY, NOT_CSV, unguarded
 from referee.rules import N_, RuleError
 from referee.rules.text import refusal, storable
-from referee.store import settings as settings_store
-from referee.store import write
+from referee.store import settings, write
 
 MAPPING_KEY = "joinrpg_mapping"  # the last mapping applied, remembered for the next import
 OURS = ("hp_max", "chance_max", "cartridges", "suit", "level", "notes")
@@ -222,7 +221,7 @@ def mapping_for(db: Database, export: Export, given: dict[str, str]) -> dict[str
     """The suggestions, then the mapping remembered from the last import (where the file
     has those fields), then the organizer's own choices."""
     try:
-        kept = json.loads(settings_store.get(db, MAPPING_KEY) or "{}")
+        kept = json.loads(settings.get(db, MAPPING_KEY) or "{}")
     except ValueError:
         kept = {}
     kept = {k: v for k, v in kept.items() if k in OURS and v in export.fields}
@@ -260,10 +259,10 @@ def plan(db: Database, export: Export, mapping: dict[str, str],
             seen.add(char.id)
             row = known.get(char.id)
             if row is None:
-                out.new.append({**players.clean(data), "joinrpg_id": char.id})
+                out.new.append({**service.clean(data), "joinrpg_id": char.id})
                 continue
             # A known character: names and maximums only; live values are the game's.
-            fields = players.clean({k: v for k, v in data.items()
+            fields = service.clean({k: v for k, v in data.items()
                                     if k in ("character", "player", "hp_max", "chance_max")
                                     and v != ""}, partial=True)
         except RuleError as err:
@@ -285,11 +284,11 @@ def apply(db: Database, referee_id: int | None, todo: Plan,
         raise RuleError(None, N_("Nothing was imported: correct the rows listed."))
     with write(db):
         if mapping is not None:
-            settings_store.put(db, MAPPING_KEY, json.dumps(mapping, ensure_ascii=False,
+            settings.put(db, MAPPING_KEY, json.dumps(mapping, ensure_ascii=False,
                                                            sort_keys=True))
-        created = players.create_in_write(db, referee_id, todo.new, kind="import")
+        created = service.create_in_write(db, referee_id, todo.new, kind="import")
         for row, changed in todo.changes:
-            players.edit_in_write(db, referee_id, row["id"],
+            service.edit_in_write(db, referee_id, row["id"],
                                   {k: after for k, (_, after) in changed.items()},
                                   reason="JoinRPG")
     return created

@@ -7,8 +7,7 @@ from markupsafe import Markup
 
 from referee.players.web import sheet_page, wound_clock
 from referee.qr import qr_svg
-from referee.store import players as rows
-from referee.store import settings
+from referee.store import players, settings
 from referee.web.context import current_referee, get_db, public_base
 
 bp = Blueprint("passport", __name__)
@@ -19,7 +18,7 @@ def passport_row(token: str) -> dict:
     # Tokens are URL-safe base64; anything else cannot be one, so skip the lookup.
     if not 16 <= len(token) <= 64:
         abort(404)
-    row = rows.by_token(get_db(), token)
+    row = players.by_token(get_db(), token)
     if row is None:
         abort(404)
     return row
@@ -48,7 +47,7 @@ def sheet(token: str):
     db = get_db()
     # D10: a heavily wounded player sees how long they have to find a healer
     minutes = int(settings.get(db, "death_minutes") or 0)
-    return render_template("players/passport.html", p=row, deck=rows.deck_cards(row),
+    return render_template("players/passport.html", p=row, deck=players.deck_cards(row),
                            clock=wound_clock(row, minutes),
                            event_name=settings.get(db, "event_name"))
 

@@ -30,8 +30,7 @@ from sqlite_utils import Database
 from referee.players import service
 from referee.rules import N_, RuleError, stats
 from referee.rules.stats import COUNTERS
-from referee.store import fold, ledger
-from referee.store import players as rows
+from referee.store import fold, ledger, players
 from referee.store.db import fetch, write
 
 KINDS = ("adjust", "set")
@@ -179,7 +178,7 @@ def receive_one(db: Database, sender: dict, raw: object, skew: timedelta,
         done = _already(db, tap)
         if done is not None:
             return done
-        row = rows.get(db, tap.player)
+        row = players.get(db, tap.player)
         if row is None:
             return Outcome(tap.id, "refused", NO_SUCH_PLAYER, {"id": tap.player})
         made_by = fetch(db, "SELECT name, active FROM referees WHERE id = ?", [tap.referee])
@@ -230,8 +229,8 @@ def now_iso() -> str:
 def snapshot(db: Database) -> dict:
     """The event as a phone keeps it to read out of reach: every player's values and
     latest changes, and every game's name and standing, as compact lists."""
-    players = fetch(db, f"SELECT {', '.join(PLAYER_FIELDS)} FROM players "
-                        "ORDER BY character COLLATE NOCASE, id")
+    listed = fetch(db, f"SELECT {', '.join(PLAYER_FIELDS)} FROM players "
+                       "ORDER BY character COLLATE NOCASE, id")
     history: dict[int, list] = {}
     for e in fetch(db, """
             SELECT e.player_id, e.at, e.kind, e.changes, e.undoes, r.name AS referee FROM (
@@ -247,6 +246,6 @@ def snapshot(db: Database) -> dict:
     return {
         "fields": [*PLAYER_FIELDS, "history"],
         "players": [[p[f] for f in PLAYER_FIELDS] + [history.get(p["id"], [])]
-                    for p in players],
+                    for p in listed],
     }
 

@@ -16,7 +16,7 @@ from flask import (
 )
 from flask_babel import gettext
 
-from referee.api import games as game_api
+from referee.api import games
 from referee.players import pocket
 from referee.web.context import current_referee, get_db
 from referee.web.live import event_mark
@@ -39,7 +39,7 @@ def _games() -> list[list]:
         endpoint, arg = GAME_SCREENS.get(row["kind"], (None, None))
         if endpoint is not None and arg is not None:
             kept.append([url_for(endpoint, **{arg: row["number"]}), row["version"],
-                         game_api.name_of(row["kind"], row["number"])])
+                         games.name_of(row["kind"], row["number"])])
     return kept
 
 

@@ -1,4 +1,4 @@
-"""Scan in the app (issue 23): the player a passport's QR code names, for the phone that
+"""Scan in the app: the player a passport's QR code names, for the phone that
 read it (static/scan.js). It only reads: a scan writes nothing."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from flask_babel import gettext
 
 from referee.games.duel.service import check_duelist
 from referee.rules import N_, RuleError, whole_arg
-from referee.store import players as rows
+from referee.store import players
 from referee.web.context import current_referee, get_db
 from referee.web.errors import http_message
 from referee.web.i18n import rule_message
@@ -59,9 +59,9 @@ def resolve():
     code = request.args.get("code", "")
     token = token_of(code) if len(code) <= CODE_MAX else None
     db = get_db()
-    row = rows.by_token(db, token) if token else None
+    row = players.by_token(db, token) if token else None
     if row is None:
-        if token and rows.by_retired_token(db, token) is not None:
+        if token and players.by_retired_token(db, token) is not None:
             return refused(gettext(REISSUED), 410)
         return refused(gettext(NOT_PASSPORT), 404)
     if request.args.get("slot") == "duel":

@@ -8,8 +8,7 @@ from urllib.parse import urlsplit
 from sqlite_utils import Database
 
 from referee.rules import N_, RuleError, whole
-from referee.store import events, write
-from referee.store import settings as settings_store
+from referee.store import events, settings, write
 
 DEATH_MINUTES_MAX = 24 * 60
 TOKEN_DAYS_MAX = 365
@@ -36,7 +35,7 @@ def public_url_ok(text: str) -> bool:
 
 def submitted(form: Mapping[str, str]) -> dict[str, str]:
     """The editable settings as sent, trimmed; missing ones are empty."""
-    return {key: str(form.get(key, "")).strip() for key in settings_store.EDITABLE}
+    return {key: str(form.get(key, "")).strip() for key in settings.EDITABLE}
 
 
 def check(new: Mapping[str, str]) -> None:
@@ -57,7 +56,7 @@ def check(new: Mapping[str, str]) -> None:
 def save(db: Database, referee_id: int | None, new: Mapping[str, str]) -> dict[str, str]:
     """Check and store the changed settings with one event naming them; every value after."""
     with write(db):
-        values = settings_store.get_all(db)
+        values = settings.get_all(db)
         # A form or a caller from before the token setting existed keeps its value.
         new = {**new, "token_days": new.get("token_days") or values["token_days"]}
         check(new)
@@ -65,7 +64,7 @@ def save(db: Database, referee_id: int | None, new: Mapping[str, str]) -> dict[s
                    if values[key] != value}
         if changes:
             for key in changes:
-                settings_store.put(db, key, new[key])
+                settings.put(db, key, new[key])
             events.record(db, referee_id=referee_id, player_id=None, kind="settings",
                           changes=changes)
     values.update(new)

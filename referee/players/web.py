@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
@@ -11,16 +12,14 @@ from flask_babel import gettext
 from referee.games.hub import door as door_of
 from referee.games.hub import game_name, player_panels
 from referee.players import exporting, importing, joinrpg, service
-from referee.players import settings as event_settings
+from referee.players import settings as event_settings  # two settings; the view has the name
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
-from referee.store import conflicts, events
-from referee.store import games as games_store
-from referee.store import players as rows
+from referee.store import conflicts, events, games, players
 from referee.store import settings as settings_store
 from referee.web.context import get_db, public_base, signed_in
 from referee.web.i18n import event_reason, field_label, rule_message
-from referee.web.once import once_form
+from referee.web.once import once_form, row_target
 from referee.web.screens import is_htmx
 from referee.web.security import organizer_required, referee_required
 
@@ -50,7 +49,7 @@ QUIET = {"reissue"}
 
 def latest_change(history: list[dict]) -> dict | None:
     """The player's latest change that still stands (newest first in ``history``): what
-    the sheet's Undo takes back. Never an older one past it (issue 22): a duel's round
+    the sheet's Undo takes back. Never an older one past it: a duel's round
     that left the player at 0 HP is the latest change, not the tap before it."""
     return next((e for e in history if not e["undone_by"] and not e["undoes"]
                  and e["kind"] not in QUIET), None)
@@ -62,7 +61,7 @@ def game_step(player_id: int, event: dict | None) -> dict | None:
     if event is None or not service.is_game_step(event):
         return None
     door = door_of(event["kind"])
-    game = games_store.step_of(get_db(), player_id, event["id"])
+    game = games.step_of(get_db(), player_id, event["id"])
     name = event_reason(event)
     if game and door:
         return {"event": event, "name": name or game_name(game["kind"], game["id"]),
@@ -80,7 +79,7 @@ def sheet_view(row: dict) -> dict:
     last = latest if latest and latest["kind"] in service.UNDOABLE else None
     return {
         "p": row,
-        "deck": rows.deck_cards(row),
+        "deck": players.deck_cards(row),
         "clock": wound_clock(row, minutes),
         "history": history,
         "history_shown": HISTORY_SHOWN,
@@ -94,10 +93,8 @@ def sheet_view(row: dict) -> dict:
 
 def sheet_page(row: dict, status: int = 200, **extra):
     """The whole sheet: the card, each game's panel of this player, the history."""
-    db = get_db()
-    games = player_panels(db, row["id"])
-    return render_template("players/sheet.html", **sheet_view(row), games=games,
-                           **extra), status
+    return render_template("players/sheet.html", **sheet_view(row),
+                           games=player_panels(get_db(), row["id"]), **extra), status
 
 
 def history_update(view: dict) -> str:
@@ -133,7 +130,7 @@ def card_response(player_id: int, error: str | None = None, status: int = 200,
     """The player's stats card (htmx) or a redirect to the sheet (plain form); ``extra``
     (an undo's question) goes to the card too. After a tap made on a screen that was
     behind, the card says what the tap was applied to."""
-    row = rows.get(get_db(), player_id)
+    row = players.get(get_db(), player_id)
     if row is None:
         abort(404)
     if is_htmx():
@@ -175,10 +172,10 @@ def index():
     db = get_db()
     q = request.args.get("q", "")
     after = request.args.get("after", type=whole_arg)
-    found, total = rows.page(db, q, rows.PAGE, after)
-    page = found[:rows.PAGE]
+    found, total = players.page(db, q, players.PAGE, after)
+    page = found[:players.PAGE]
     more = None
-    if len(found) > rows.PAGE:
+    if len(found) > players.PAGE:
         more = url_for("players.index", q=q or None, after=page[-1]["id"])
     listing = {"players": page, "q": q, "more": more, "total": total}
     if is_htmx() and after is not None:
@@ -188,7 +185,7 @@ def index():
     # The heavily wounded come first, with their clocks: they are the urgent ones, and
     # every one of them is listed, whatever the page below shows.
     minutes = int(settings_store.get(db, "death_minutes") or 0)
-    wounded = [(r, wound_clock(r, minutes)) for r in rows.heavily_wounded(db)]
+    wounded = [(r, wound_clock(r, minutes)) for r in players.heavily_wounded(db)]
     return render_template("players/index.html", **listing, wounded=wounded)
 
 
@@ -196,7 +193,7 @@ def index():
 @referee_required
 def sheet(player_id: int):
     """A player's sheet, editable, with their history."""
-    row = rows.get(get_db(), player_id)
+    row = players.get(get_db(), player_id)
     if row is None:
         abort(404)
     return sheet_page(row)
@@ -220,7 +217,7 @@ def adjust(player_id: int):
 @bp.post("/players/<int:player_id>/set")
 def set_exact(player_id: int):
     """Set stats to typed values; untouched fields are left alone."""
-    row = rows.get(get_db(), player_id)
+    row = players.get(get_db(), player_id)
     if row is None:
         abort(404)
     values = {}
@@ -266,42 +263,44 @@ def reissue(player_id: int):
 
 @bp.route("/players/new", methods=["GET", "POST"])
 @referee_required
-@once_form("players", lambda made: url_for("players.sheet", player_id=made.ref)
-           if made.ref else url_for("players.index"),
+@once_form("players", row_target("players.sheet", "player_id", "players.index"),
            N_("This player was already registered: here they are."))
 def new():
     """Register a player."""
-    form = {"hp_max": 3, "chance_max": 1, "cartridges": 3, "level": 1, "suit": "S"}
-    error = None
-    if request.method == "POST":
-        form = request.form.to_dict()
-        try:
-            row = service.create(get_db(), signed_in()["id"], form)
-            return redirect(url_for("players.sheet", player_id=row["id"]), code=303)
-        except RuleError as err:
-            error = rule_message(err)
-    return render_template("players/form.html", form=form, error=error,
-                           player=None), 422 if error else 200
+    return _player_form({"hp_max": 3, "chance_max": 1, "cartridges": 3, "level": 1,
+                         "suit": "S"}, None,
+                        lambda sent: service.create(get_db(), signed_in()["id"], sent)["id"])
 
 
 @bp.route("/players/<int:player_id>/edit", methods=["GET", "POST"])
 @referee_required
 def edit(player_id: int):
     """Change names, maximums, suit or notes."""
-    row = rows.get(get_db(), player_id)
+    row = players.get(get_db(), player_id)
     if row is None:
         abort(404)
-    form, error = row, None
+
+    def save(sent: dict) -> int:
+        service.edit(get_db(), signed_in()["id"], player_id, sent, reason())
+        return player_id
+
+    return _player_form(row, row, save)
+
+
+def _player_form(form: dict, player: dict | None, save: Callable[[dict], int]):
+    """The player form: shown with ``form``'s values; a POST is saved with ``save(sent)``
+    (which gives the player's id) and opens their sheet, or is shown again with the
+    refusal (422)."""
+    error = None
     if request.method == "POST":
-        form = {**row, **request.form.to_dict()}
+        sent = request.form.to_dict()
+        form = {**form, **sent} if player else sent
         try:
-            service.edit(get_db(), signed_in()["id"], player_id, request.form.to_dict(),
-                         reason())
-            return redirect(url_for("players.sheet", player_id=player_id), code=303)
+            return redirect(url_for("players.sheet", player_id=save(sent)), code=303)
         except RuleError as err:
             error = rule_message(err)
     return render_template("players/form.html", form=form, error=error,
-                           player=row), 422 if error else 200
+                           player=player), 422 if error else 200
 
 
 @bp.route("/players/import", methods=["GET", "POST"])
@@ -326,7 +325,7 @@ def import_csv():
 
 
 def _import_joinrpg(data: bytes):
-    """Issue 25: a JoinRPG file. First the mapping step (selects prefilled with the
+    """A JoinRPG file. First the mapping step (selects prefilled with the
     suggestions, the file carried along in the form) with a preview of the plan; its
     Import button applies it, all or nothing."""
     if request.form.get("joinrpg"):

@@ -7,8 +7,7 @@ from collections.abc import Callable
 from sqlite_utils import Database
 
 from referee.rules import N_, RuleError
-from referee.store import players as rows
-from referee.store import settings
+from referee.store import players, settings
 
 Progress = Callable[[int, int], None]
 LANGS = ("both", "ru", "en")
@@ -17,15 +16,8 @@ LANGS = ("both", "ru", "en")
 def chosen_players(db: Database, ids: list[int] | None) -> list[dict]:
     """All players, or the chosen ones in the order given; an unknown id is refused."""
     if not ids:
-        return rows.search(db, "", limit=100_000)
-    chosen = []
-    for player_id in ids:
-        row = rows.get(db, player_id)
-        if row is None:
-            raise RuleError(None, N_("No player %(id)s: they may have been removed; "
-                                     "reload the list."), id=player_id)
-        chosen.append(row)
-    return chosen
+        return players.search(db, "", limit=100_000)
+    return [players.existing(db, player_id) for player_id in ids]
 
 
 def passports(db: Database, base_url: str, ids: list[int] | None = None,
@@ -33,10 +25,10 @@ def passports(db: Database, base_url: str, ids: list[int] | None = None,
     """The passports PDF; each QR code carries the player's current token."""
     from referee.printing import passports_pdf
 
-    players = chosen_players(db, ids)
-    if not players:
+    chosen = chosen_players(db, ids)
+    if not chosen:
         raise RuleError(None, N_("There are no players to print yet."))
-    return passports_pdf(players, base_url, settings.get(db, "event_name"),
+    return passports_pdf(chosen, base_url, settings.get(db, "event_name"),
                          progress=progress, lang=lang)
 
 

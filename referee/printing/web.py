@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, render_template, request
 
 from referee.decks import DeckError, UnknownDeck, load_all
-from referee.printing import service as printing
+from referee.printing import service
 from referee.rules import RuleError, whole_arg
-from referee.store import players as rows
+from referee.store import players
 from referee.web.context import get_db, is_loopback, public_base
 from referee.web.i18n import rule_message
 from referee.web.security import organizer_required
@@ -20,7 +20,7 @@ def _page(error: str | None = None, status: int = 200):
     decks = load_all(errors=broken)
     problems = [err.describe(rule_message) for err in broken]
     base = public_base()
-    return render_template("printing/index.html", players=rows.search(get_db(), "", 100_000),
+    return render_template("printing/index.html", players=players.search(get_db(), "", 100_000),
                            decks=decks.values(), problems=problems, error=error,
                            base=base, base_is_local=is_loopback(base)), status
 
@@ -32,7 +32,7 @@ def _pdf(data: bytes, filename: str) -> Response:
 
 def _lang() -> str:
     lang = request.args.get("lang", "both")
-    return lang if lang in printing.LANGS else "both"
+    return lang if lang in service.LANGS else "both"
 
 
 @bp.get("/")
@@ -48,7 +48,7 @@ def passports():
     """All passports, or the players ticked on the page."""
     ids = request.args.getlist("player", type=whole_arg)
     try:
-        data = printing.passports(get_db(), public_base(), ids, _lang())
+        data = service.passports(get_db(), public_base(), ids, _lang())
     except RuleError as err:
         return _page(rule_message(err), 422)
     return _pdf(data, "passports.pdf")
@@ -64,9 +64,9 @@ def deck():
     try:
         if request.args.get("shop") == "1":  # one card a page with its bleed (print shops)
             bleed = request.args.get("bleed", 3.175, type=float)
-            data = printing.shop_deck(name, bleed, _lang())
+            data = service.shop_deck(name, bleed, _lang())
             return _pdf(data, f"{name}-print-shop.pdf")
-        data = printing.deck(name, request.args.get("backs") == "1", offset, _lang())
+        data = service.deck(name, request.args.get("backs") == "1", offset, _lang())
     except RuleError as err:
         return _page(rule_message(err), 422)
     except (DeckError, UnknownDeck) as err:

@@ -23,9 +23,9 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
+from xml.etree import ElementTree
 
 BINARY = "syncthing"
 
@@ -49,10 +49,10 @@ class Setup:
     lan_discovery: bool = True  # find stations on the local network (off in tests)
 
 
-def _set(parent: ET.Element, tag: str, value: str) -> None:
+def _set(parent: ElementTree.Element, tag: str, value: str) -> None:
     node = parent.find(tag)
     if node is None:
-        node = ET.SubElement(parent, tag)
+        node = ElementTree.SubElement(parent, tag)
     node.text = value
 
 
@@ -66,7 +66,7 @@ def configure(setup: Setup) -> str:
              "--skip-port-probing"], capture_output=True, text=True, timeout=60, check=False)
         if done.returncode != 0:
             raise SyncthingError(done.stderr.strip() or done.stdout.strip())
-    tree = ET.parse(config)
+    tree = ElementTree.parse(config)
     root = tree.getroot()
     gui, options = root.find("gui"), root.find("options")
     if gui is None or options is None:
@@ -95,7 +95,7 @@ def configure(setup: Setup) -> str:
     return key
 
 
-def _own_id(root: ET.Element) -> str | None:
+def _own_id(root: ElementTree.Element) -> str | None:
     first = root.find("device")
     return first.get("id") if first is not None else None
 

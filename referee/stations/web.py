@@ -185,15 +185,14 @@ def link_json():
 @organizer_required
 def take_over(kind: str, number: int):
     """An organizer hands a game over to this station."""
-    from referee.games import registry
-    from referee.games import service as games
+    from referee.games import registry, service
 
     db = get_db()
     here = ledger.station(db)
     if here is None or kind not in registry.kinds():
         abort(404)
     try:
-        games.hand_over(db, signed_in()["id"], kind, number, here["id"])
+        service.hand_over(db, signed_in()["id"], kind, number, here["id"])
     except RuleError as err:
         return _conflicts_page(db, [], rule_message(err), 422)
     return _back(url_for("games.index"))

@@ -93,7 +93,7 @@ def m008_station_event_counter(db: Database) -> None:
 
 @migrations()
 def m009_sessions_end(db: Database) -> None:
-    """Sessions and API tokens that end (issue 12).
+    """Sessions and API tokens that end.
 
     ``sessions``: a browser's sign-in, kept here so that signing out ends it for every
     copy of the cookie. ``referees.epoch`` moves on a password reset and on switching an
@@ -115,7 +115,7 @@ def m009_sessions_end(db: Database) -> None:
 
 @migrations()
 def m010_players_at_scale(db: Database) -> None:
-    """An event of 10,000 players (issue 13): search through an index, the list in
+    """An event of 10,000 players: search through an index, the list in
     pages, every heavily wounded player found at once, the events counted.
 
     ``players.search_key`` holds both names folded by Python's casefold (Russian
@@ -195,7 +195,7 @@ def m011_berserk_decks(db: Database) -> None:
 
 @migrations()
 def m012_once_keys(db: Database) -> None:
-    """One-time keys of the forms that create (issue 11): a key already used, with the
+    """One-time keys of the forms that create: a key already used, with the
     row its first submission made, so that Back and submit again makes nothing twice.
 
     ``key`` is the form's scope and key; ``tbl`` and ``ref`` the table and id of what
@@ -223,7 +223,7 @@ def m014_game_readings(db: Database) -> None:
 
 @migrations()
 def m015_retired_passports(db: Database) -> None:
-    """Passports that were reissued (issue 23): a scanned old passport is told apart from a
+    """Passports that were reissued: a scanned old passport is told apart from a
     code that was never one of this event's, so the referee can ask for the new one.
 
     Only a hash of the old token is kept (``players.token_hash``): the token was a key
@@ -238,7 +238,7 @@ def m015_retired_passports(db: Database) -> None:
 
 @migrations()
 def m016_phone_taps(db: Database) -> None:
-    """Taps a phone kept while out of reach (issue 23): each carries the id the phone gave
+    """Taps a phone kept while out of reach: each carries the id the phone gave
     it, stored with its event (``events.tap``, unique), so a tap sent twice, to this
     station or another, is applied once; a tap whose bound breaks only on arrival is held
     as a conflict whose change is kept in the row itself (``conflicts.held``: it came from
@@ -250,7 +250,7 @@ def m016_phone_taps(db: Database) -> None:
 
 @migrations()
 def m017_joinrpg_ids(db: Database) -> None:
-    """The JoinRPG character each player was imported from (issue 25), taken from the
+    """The JoinRPG character each player was imported from, taken from the
     character's URL or ``CharacterId``: a second import of an updated export finds the
     players it made before. NULL for players made any other way. Written with the new
     player's row (a ``row`` part), so it travels to the other stations with it."""

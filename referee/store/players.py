@@ -10,31 +10,29 @@ from referee.rules import N_, RuleError
 from referee.rules.stats import Sheet
 from referee.store import tables
 from referee.store.db import fetch
+from referee.store.sql import fetch_one
 
 SHEET_FIELDS = ("hp", "hp_max", "chance", "chance_max", "cartridges", "level", "status")
+NO_PLAYER = N_("No player %(id)s: they may have been removed; reload the list.")
 
 
 def get(db: Database, player_id: int) -> dict | None:
     """One player row, or None."""
-    rows = fetch(db, "SELECT * FROM players WHERE id = ?", [player_id])
-    return rows[0] if rows else None
+    return fetch_one(db, "SELECT * FROM players WHERE id = ?", [player_id])
 
 
-NO_PLAYER = N_("No player %(id)s: they may have been removed; reload the list.")
-
-
-def existing(db: Database, player_id: int) -> dict:
-    """One player row that must be there; a refusal when it is gone."""
-    row = get(db, player_id)
+def existing(db: Database, player_id: object) -> dict:
+    """The player a request names, whatever it sent as the id; RuleError naming it (cut
+    short) when there is no such player."""
+    row = get(db, player_id) if type(player_id) is int else None
     if row is None:
-        raise RuleError(None, NO_PLAYER, id=player_id)
+        raise RuleError(None, NO_PLAYER, id=str(player_id)[:20])
     return row
 
 
 def by_token(db: Database, token: str) -> dict | None:
     """The player whose current passport token this is, or None."""
-    rows = fetch(db, "SELECT * FROM players WHERE passport_token = ?", [token])
-    return rows[0] if rows else None
+    return fetch_one(db, "SELECT * FROM players WHERE passport_token = ?", [token])
 
 
 def token_hash(token: str) -> str:
@@ -44,9 +42,8 @@ def token_hash(token: str) -> str:
 
 def by_retired_token(db: Database, token: str) -> dict | None:
     """The player whose passport once carried this token and was reissued since, or None."""
-    rows = fetch(db, "SELECT p.* FROM retired_passports r JOIN players p ON p.id = r.player_id"
-                     " WHERE r.token_hash = ? LIMIT 1", [token_hash(token)])
-    return rows[0] if rows else None
+    return fetch_one(db, "SELECT p.* FROM retired_passports r JOIN players p ON p.id = r.player_id"
+                         " WHERE r.token_hash = ? LIMIT 1", [token_hash(token)])
 
 
 PAGE = 40  # players a page of the list shows; more load on demand

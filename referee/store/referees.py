@@ -11,18 +11,17 @@ from sqlite_utils import Database
 from referee.store import settings
 from referee.store.db import fetch
 from referee.store.events import now
+from referee.store.sql import fetch_one
 
 
 def get(db: Database, referee_id: int) -> dict | None:
     """One account, or None."""
-    rows = fetch(db, "SELECT * FROM referees WHERE id = ?", [referee_id])
-    return rows[0] if rows else None
+    return fetch_one(db, "SELECT * FROM referees WHERE id = ?", [referee_id])
 
 
 def by_name(db: Database, name: str) -> dict | None:
     """The account with this name (any case), or None."""
-    rows = fetch(db, "SELECT * FROM referees WHERE name = ? COLLATE NOCASE", [name])
-    return rows[0] if rows else None
+    return fetch_one(db, "SELECT * FROM referees WHERE name = ? COLLATE NOCASE", [name])
 
 
 def all_referees(db: Database) -> list[dict]:
@@ -130,11 +129,10 @@ def start_session(db: Database, referee_id: int) -> str:
 def by_session(db: Database, sid: str) -> dict | None:
     """The active account a sign-in belongs to, or None once it was signed out, the
     password reset or the account switched off."""
-    rows = fetch(db,
+    return fetch_one(db,
         "SELECT r.* FROM sessions s JOIN referees r ON r.id = s.referee_id "
         "WHERE s.sid_hash = ? AND s.ended_at IS NULL AND r.active = 1 AND s.epoch = r.epoch",
         [_digest(sid)])
-    return rows[0] if rows else None
 
 
 def end_session(db: Database, sid: str) -> None:

@@ -20,6 +20,12 @@ def fetch(db: sqlite_utils.Database, sql: str, params: list | tuple = ()) -> lis
     return [dict(zip(names, row, strict=False)) for row in cursor.fetchall()]
 
 
+def fetch_one(db: sqlite_utils.Database, sql: str, params: list | tuple = ()) -> dict | None:
+    """The first row as a dict, or None when there is none."""
+    rows = fetch(db, sql, params)
+    return rows[0] if rows else None
+
+
 def where(*conditions: tuple[str, object]) -> tuple[str, list]:
     """`` WHERE a AND b`` and its parameters, for the (sql, value) pairs whose value is
     given (None: that condition is left out); nothing when none is."""

@@ -77,7 +77,7 @@ def event_reason(event: dict) -> str:
     return notes.render(event["note"], gettext) if event.get("note") else event["reason"]
 
 
-# A day as each language writes it without doubt (issue 22): "12-02" reads as 12 February
+# A day as each language writes it without doubt: "12-02" reads as 12 February
 # to a Russian, so Russian writes day.month, and English names the month.
 DAY = {"ru": "dd.MM", "en": "d MMM"}
 YEAR = {"ru": "dd.MM.y", "en": "d MMM y"}

@@ -24,6 +24,7 @@ from markupsafe import Markup, escape
 from referee.games import registry
 from referee.players.passport import passport_row
 from referee.store.db import fetch
+from referee.store.sql import fetch_one
 from referee.web.context import current_referee, get_db
 
 bp = Blueprint("live", __name__)
@@ -59,20 +60,18 @@ def _game_mark(kind: str, number: int) -> str | None:
 
 def _latest_event(player_id: int | None) -> dict | None:
     condition = "WHERE e.player_id = ?" if player_id is not None else ""
-    rows = fetch(get_db(), "SELECT e.at, e.referee_id, r.name AS referee FROM events e "
-                           "LEFT JOIN referees "
-                           f"r ON r.id = e.referee_id {condition} ORDER BY e.id DESC LIMIT 1",
-                 [player_id] if player_id is not None else [])
-    return rows[0] if rows else None
+    return fetch_one(get_db(), "SELECT e.at, e.referee_id, r.name AS referee FROM events e "
+                               "LEFT JOIN referees "
+                               f"r ON r.id = e.referee_id {condition} ORDER BY e.id DESC LIMIT 1",
+                     [player_id] if player_id is not None else [])
 
 
 def _latest_step(kind: str, number: int) -> dict | None:
-    rows = fetch(get_db(), "SELECT a.at, a.referee_id, r.name AS referee FROM game_actions a "
-                           "JOIN games g "
-                           "ON g.id = a.game_id LEFT JOIN referees r ON r.id = a.referee_id "
-                           "WHERE g.kind = ? AND g.number = ? ORDER BY a.seq DESC LIMIT 1",
-                 [kind, number])
-    return rows[0] if rows else None
+    return fetch_one(get_db(), "SELECT a.at, a.referee_id, r.name AS referee FROM game_actions a "
+                               "JOIN games g "
+                               "ON g.id = a.game_id LEFT JOIN referees r ON r.id = a.referee_id "
+                               "WHERE g.kind = ? AND g.number = ? ORDER BY a.seq DESC LIMIT 1",
+                     [kind, number])
 
 
 def _answer(mark: str | None, latest: Callable[[], dict | None]) -> Response:

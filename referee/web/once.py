@@ -1,4 +1,4 @@
-"""One-time keys on the forms that create (issue 11, point 2), written once for all.
+"""One-time keys on the forms that create, written once for all.
 
 A create form holds ``{{ once_field() }}``: a hidden key made fresh when the form is
 rendered. app.js copies it into the page's address (``?once=``), so that Back, which
@@ -23,8 +23,7 @@ from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from referee.rules import N_
-from referee.store import games as games_store
-from referee.store import once
+from referee.store import games, once
 from referee.store.once import Made
 from referee.web.context import get_db
 
@@ -53,8 +52,20 @@ def game_target(endpoint: str, arg: str = "game_id") -> Callable[[Made], str]:
     from flask import url_for
 
     def target(made: Made) -> str:
-        number: Any = games_store.number_of(get_db(), made.ref)
+        number: Any = games.number_of(get_db(), made.ref)
         return url_for(endpoint, **{arg: number})
+
+    return target
+
+
+def row_target(endpoint: str, arg: str, otherwise: str) -> Callable[[Made], str]:
+    """Where a repeat of a create form goes: the page of the row the first submission
+    made, or the ``otherwise`` page (the list) when it made none."""
+    from flask import url_for
+
+    def target(made: Made) -> str:
+        values: dict[str, Any] = {arg: made.ref}
+        return url_for(endpoint, **values) if made.ref else url_for(otherwise)
 
     return target
 

@@ -18,8 +18,7 @@ from flask_babel import gettext
 from referee.errors import Conflict
 from referee.games import registry
 from referee.rules import RuleError, whole, whole_arg
-from referee.store import games as games_store
-from referee.store import players
+from referee.store import games, players
 from referee.web.context import found_or_404, get_db
 from referee.web.i18n import rule_message
 
@@ -76,7 +75,7 @@ def elsewhere(game: Any) -> dict | None:
     row = getattr(game, "row", None) or getattr(getattr(game, "game", None), "row", None)
     if row is None:
         return None
-    station = games_store.owner(get_db(), row)
+    station = games.owner(get_db(), row)
     if station is None:
         return None
     return {"station": station, "kind": row["kind"], "number": row["id"]}

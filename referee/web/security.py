@@ -20,7 +20,7 @@ ANONYMOUS_WRITES = {"auth.login", "stations.join"}
 
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; "
-    # The passport scanner's decoder is WebAssembly, from static/ (issue 23): compiling
+    # The passport scanner's decoder is WebAssembly, from static/: compiling
     # it needs 'wasm-unsafe-eval', which allows no JavaScript eval.
     "script-src 'self' 'wasm-unsafe-eval'; "
     "connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; "

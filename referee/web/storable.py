@@ -1,4 +1,4 @@
-"""Text that cannot be stored is refused where a request brings it in (issue 22, point 7).
+"""Text that cannot be stored is refused where a request brings it in.
 
 One look at everything a request carries, before any view reads it: the headers (the
 cookies, Accept-Language, Idempotency-Key, X-CSRF-Token among them; RFC 9110 calls a NUL

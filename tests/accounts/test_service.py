@@ -32,7 +32,7 @@ PASSWORD_RULE = ("The password needs at least 10 characters: a short sentence is
     ("", "pw12pw12pw", "A referee name of 1 to 40 characters is required."),
     ("x" * 41, "pw12pw12pw", "A referee name of 1 to 40 characters is required."),
     ("Vera", "pw", PASSWORD_RULE),
-    ("Vera", "nine-char", PASSWORD_RULE),                # issue 12: 10 at least
+    ("Vera", "nine-char", PASSWORD_RULE),                # 10 at least
     ("REF", "pw12pw12pw", "A referee called %(name)s already exists."),
 ])
 def test_add_refuses_with_a_sentence(db, name, password, message):

@@ -1,4 +1,4 @@
-"""Issue 12: sessions and API tokens end. Each case here kept working before."""
+"""Sessions and API tokens end."""
 
 from __future__ import annotations
 

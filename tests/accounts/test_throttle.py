@@ -1,4 +1,4 @@
-"""Issue 12, point 4: sign-ins cannot be guessed (limits per address and per account)."""
+"""Sign-ins cannot be guessed (limits per address and per account)."""
 
 from __future__ import annotations
 

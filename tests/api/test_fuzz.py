@@ -1,7 +1,7 @@
 """Schemathesis fuzzes every documented operation of /api/v1 on a seeded world, with
 requests that follow the document and some that break it: no answer is a 5xx, and every
 answer (status, content type, body) is what the document says. Then text that cannot be
-stored (issue 22, point 7) is dropped into every operation's calls: refused, said, and
+stored is dropped into every operation's calls: refused, said, and
 nothing written."""
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def test_fuzzed_answers_match_the_document(world, schema, method, path):
     fuzz()
 
 
-# -- issue 22, point 7: text that cannot be stored ------------------------------------------
+# -- text that cannot be stored ----------------------------------------------------------
 
 # Lone surrogates (a high one, a low one, a pair in the wrong order) and NULs, inside text
 # of any kind; Cyrillic around them must not make the refusal go away.

@@ -1,4 +1,4 @@
-"""Every game's API answer carries its name (issue 11, point 9) as the screens say it, in
+"""Every game's API answer carries its name as the screens say it, in
 the request's language: in a list and alone, after a write, in a 409 and in a replay."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13: every list of the API pages through a cursor and says how many there are;
+"""Every list of the API pages through a cursor and says how many there are;
 nothing is cut without a Link to the rest."""
 
 from __future__ import annotations

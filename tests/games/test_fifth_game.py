@@ -1,4 +1,4 @@
-"""Issue 24, point 1: adding a game is its folder and one line in games.registry.GAMES.
+"""Adding a game is its folder and one line in games.registry.GAMES.
 
 The coin toss (tests/games/coin: pure rules with their RuleErrors T1–T3, a manifest, a
 web list and screen, an API, a deck kind and a table of its own) is added here to the

@@ -21,7 +21,7 @@ def test_games_hub_lists_every_kind_and_the_running_tables_with_their_links(refe
     running = html.split("In progress")[1]
     assert 'Coup table 1 <span class="muted">Table 3</span>' in running
     assert 'href="/coup/1"' in running
-    # Issue 11, point 9: numbered within each kind, so the first duel is Duel 1 too.
+    # Numbered within each kind, so the first duel is Duel 1 too.
     assert "Duel 1" in running and f'href="/duels/{duel.id}"' in running
 
 
@@ -38,7 +38,7 @@ def test_nav_has_games_and_settings_in_russian(organizer):
 
 
 def test_game_lists_show_older_games_a_page_at_a_time(referee, db, monkeypatch):
-    """Issue 13: a list of games is never cut silently: "Older" goes on from the last."""
+    """A list of games is never cut silently: "Older" goes on from the last."""
     import re
 
     from referee.games.coup import service as coup

@@ -1,4 +1,4 @@
-"""Games named by kind and number (issue 11, point 9): "Coup table 2", "Duel 3", the same
+"""Games named by kind and number: "Coup table 2", "Duel 3", the same
 on every station, in both languages."""
 
 from __future__ import annotations

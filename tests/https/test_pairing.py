@@ -57,7 +57,7 @@ def test_a_wrong_or_missing_pin_is_refused_before_anything_is_sent(organizer_htt
     with pytest.raises(RuleError) as missing:
         pinning.context_for(url, "")
     assert missing.value.message == pinning.NO_PIN
-    assert pinning.context_for("http://127.0.0.1:1", "") is None  # plain HTTP: as before
+    assert pinning.context_for("http://127.0.0.1:1", "") is None  # plain HTTP needs no pin
 
 
 def test_the_pairing_link_carries_the_authority_s_fingerprint(app, organizer, tmp_path,

@@ -63,7 +63,8 @@ def test_a_referee_cannot_export(referee, player):
 
 
 def test_export_then_import_gives_back_exactly_what_was_exported(db, tmp_path):
-    """Issue 12: names starting with = + - @ came back with a leading '."""
+    """Names starting with = + - @ (kept from spreadsheets as formulas) come back as
+    written, without a leading '."""
     names = ['=HYPERLINK("http://x")', "+7 999", "-Минус", "@me", "'quoted", "''two",
              "plain", '<b>"Ёж"</b>']
     for name in names:

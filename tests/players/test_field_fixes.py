@@ -1,5 +1,5 @@
-"""Issue 22's field fixes on the web, without a browser: the sheet's Undo after a game step
-(point 2), dates as the reader writes them (3), undo rows in words (4), notices by kind (5)."""
+"""Fixes for the field on the web, without a browser: the sheet's Undo after a game step,
+dates as the reader writes them, undo rows in words, notices by kind."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from referee.accounts.service import add_referee
 from referee.games.duel import service as duels
 from referee.games.duel.rules import Play, Round
 from referee.players import service
-from referee.store import players as rows
+from referee.store import players
 from tests.conftest import post
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,21 +71,21 @@ def test_D10_the_sheet_names_the_duel_round_and_offers_no_older_tap(referee, db,
 def test_D10_a_stale_sheet_undo_of_the_tap_before_a_duel_is_refused(referee, db,
                                                                      after_a_duel):
     b, tap, _ = after_a_duel
-    before = rows.get(db, b["id"])
+    before = players.get(db, b["id"])
     # The card as it was before the duel named the tap; its Undo says it is the sheet's.
     response = post(referee, f"/events/{tap}/undo", {"back": "card", "latest": "1"},
                     htmx=True)
     html = response.get_data(as_text=True)
     assert response.status_code == 409
     assert "This player has changed since" in html and "Duel 1, round 1" in text_of(html)
-    after = rows.get(db, b["id"])
+    after = players.get(db, b["id"])
     assert (after["hp"], after["status"], after["version"]) == (0, "heavy_wound",
                                                                 before["version"])
     # A tap after the duel is the latest change again: the sheet's Undo takes it back.
     level = service.adjust(db, 1, b["id"], {"level": 1})["event_id"]
     response = post(referee, f"/events/{level}/undo", {"back": "card", "latest": "1"},
                     htmx=True)
-    assert response.status_code == 200 and rows.get(db, b["id"])["level"] == 1
+    assert response.status_code == 200 and players.get(db, b["id"])["level"] == 1
 
 
 def test_D10_the_api_refuses_to_undo_a_duel_event_and_names_the_step(api, db, after_a_duel):
@@ -97,7 +97,8 @@ def test_D10_the_api_refuses_to_undo_a_duel_event_and_names_the_step(api, db, af
     assert response.get_json()["error"] == (
         "A change made by Duel 1, round 1 cannot be undone on its own: undo it in that "
         "game, where Undo takes back the whole step.")
-    assert (rows.get(db, b["id"])["hp"], rows.get(db, b["id"])["status"]) == (0, "heavy_wound")
+    row = players.get(db, b["id"])
+    assert (row["hp"], row["status"]) == (0, "heavy_wound")
 
 
 # ---- point 3: dates ----

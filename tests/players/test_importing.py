@@ -47,7 +47,7 @@ def test_every_bad_row_is_listed_and_nothing_is_imported(db):
 
 def test_semicolons_and_windows_1251_from_russian_spreadsheets(db):
     text = "character;hp_max;chance_max;cartridges;suit\nДоктор Лемке;2;3;1;бубны\n"
-    # Not UTF-8: the organizer is asked for the encoding, never guessed at (issue 12).
+    # Not UTF-8: the organizer is asked for the encoding, never guessed at.
     created, errors = importing.import_players(db, 1, text.encode("cp1251"))
     assert created == [] and errors[0][1].message == importing.NOT_UTF8
     assert db["players"].count == 0
@@ -57,7 +57,8 @@ def test_semicolons_and_windows_1251_from_russian_spreadsheets(db):
 
 
 def test_a_latin_1_file_is_not_read_as_russian(db):
-    """Issue 12: "José" came in as "Josй"."""
+    """A Windows-1252 file is refused until its encoding is named; then "José" stays
+    "José", never "Josй"."""
     text = "character,hp_max,chance_max,cartridges,suit\nJosé,2,1,1,S\n".encode("cp1252")
     assert importing.import_players(db, 1, text)[1][0][1].message == importing.NOT_UTF8
     created, errors = importing.import_players(db, 1, text, "cp1252")
@@ -142,7 +143,7 @@ NUL_CELL = ("character,player,hp_max,chance_max,cartridges,suit,level,notes\r\n"
 ], ids=["en", "ru"])
 def test_a_nul_in_a_csv_cell_is_named_by_line_and_column_and_nothing_imported(
         organizer, db, encoding, chosen, language, said):
-    """Issue 22, point 7: free text too is refused, not stripped, whatever the file's
+    """Free text too is refused, not stripped, whatever the file's
     encoding (a NUL in the header line still reads as a binary file)."""
     organizer.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
     version = db.execute("PRAGMA data_version").fetchone()[0]
@@ -155,7 +156,7 @@ def test_a_nul_in_a_csv_cell_is_named_by_line_and_column_and_nothing_imported(
     assert db["players"].count == 0
     assert db.execute("PRAGMA data_version").fetchone()[0] == version  # nothing written
     # An encoded surrogate in a UTF-8 file (bytes ED BF BF) never decodes into one: the
-    # file is refused as not UTF-8, as before.
+    # file is refused as not UTF-8.
     broken = post(organizer, "/players/import",
                   {"file": (io.BytesIO(GOOD.encode() + b"X\xed\xbf\xbf,,3,1,1,S,1,\r\n"),
                             "p.csv")}, content_type="multipart/form-data")

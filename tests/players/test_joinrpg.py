@@ -1,4 +1,4 @@
-"""Issue 25, point 1: a JoinRPG project comes in from its CSV, its XLSX or its saved API
+"""A JoinRPG project comes in from its CSV, its XLSX or its saved API
 JSON; the organizer maps its fields to ours; a second import adds the new characters and
 applies changed names and maximums as events, never touching live values."""
 
@@ -13,8 +13,7 @@ from openpyxl import Workbook
 
 from referee import store
 from referee.cli import main
-from referee.players import joinrpg
-from referee.players import service as players
+from referee.players import joinrpg, service
 from referee.rules import RuleError
 from tests.conftest import post
 
@@ -119,7 +118,7 @@ def test_reimport_adds_the_new_and_changes_maximums_but_never_live_values(db):
     joinrpg.apply(db, 1, joinrpg.plan(db, joinrpg.read(joinrpg_csv()), MAP), MAP)
     orlov = next(db.query("SELECT * FROM players WHERE joinrpg_id = '101'"))
     # in play: Orlov is hit and spends a cartridge and a chance
-    players.adjust(db, 1, orlov["id"], {"hp": -1, "cartridges": -1, "chance": -1})
+    service.adjust(db, 1, orlov["id"], {"hp": -1, "cartridges": -1, "chance": -1})
     updated = [list(r) for r in ROWS]
     updated[0][0], updated[0][6] = "Полковник Орлов", "6"  # renamed, more HP max
     updated[0][8] = "9"  # cartridges changed in JoinRPG: a live value, left alone

@@ -1,4 +1,4 @@
-"""Issue 25, point 1 on a phone: a JoinRPG export uploaded on the Import page opens the
+"""On a phone: a JoinRPG export uploaded on the Import page opens the
 mapping step with the suggestions chosen, fits at 360 px, and Import brings the players."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The sheet on small phones: nothing sticks out of the card, and a refused tap leaves every
-control where the thumb left it (issue 11, points 4 and 5)."""
+control where the thumb left it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""A sheet left open shows another referee's change by itself, saying who made it
-(issue 23, point 2), at 390×844 light English and 360×740 dark Russian."""
+"""A sheet left open shows another referee's change by itself, saying who made it,
+at 390×844 light English and 360×740 dark Russian."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The phone out of the station's Wi-Fi (issue 23, points 3-5): it reads the list and the
+"""The phone out of the station's Wi-Fi: it reads the list and the
 sheets from its copy, keeps taps (through a closed and reopened browser), and sends them
 once back in reach: each applied once, the last token spent twice held as a conflict."""
 

@@ -1,4 +1,4 @@
-"""Taps a phone kept out of reach, sent when a station answers (issue 23, points 5 and 7):
+"""Taps a phone kept out of reach, sent when a station answers:
 each applied once, deltas adding up, a bound broken only on arrival held as a conflict,
 bad entries refused with a sentence and nothing lost or doubled."""
 

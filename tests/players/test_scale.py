@@ -1,4 +1,4 @@
-"""Issue 13, point 4: the event can grow. The players page comes in pages, search goes
+"""The event can grow. The players page comes in pages, search goes
 through an index and forgives case in Russian, the urgent panel lists every heavily
 wounded player, and the API's lists page through a cursor without cutting anything."""
 
@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.players import service
-from referee.store import players as rows
+from referee.store import players
 from tests.conftest import post
 
 NAMES = ["Вера", "Орлов", "Лемке", "Дуся", "Hale", "Ксения", "Ржевский", "Renard", "Жук",
@@ -40,7 +40,7 @@ def test_the_players_page_is_light_and_shows_the_rest_on_demand(referee, db):
     html = page.get_data(as_text=True)
     assert len(page.data) <= 30 * 1024, len(page.data)
     shown = _rows_of(html)
-    assert len(shown) == rows.PAGE
+    assert len(shown) == players.PAGE
     assert "Show more (620 in all)" in html
     more = _more_of(html)
     while more:  # what the "Show more" row loads, again and again, as htmx would
@@ -72,21 +72,21 @@ def test_search_goes_through_the_index_and_follows_renames(referee, db):
                                      "hp_max": 3, "chance_max": 1, "cartridges": 0,
                                      "suit": "H"})
     plan = " ".join(str(r) for r in db.execute(
-        "EXPLAIN QUERY PLAN SELECT p.* FROM players p" + rows._INDEXED, ["x"]).fetchall())
+        "EXPLAIN QUERY PLAN SELECT p.* FROM players p" + players._INDEXED, ["x"]).fetchall())
     assert "SCAN players_search VIRTUAL TABLE INDEX 0:M" in plan  # a MATCH on the index
-    assert [r["id"] for r in rows.search(db, "STRASSE")] == [] # casefold: ß is ss
+    assert [r["id"] for r in players.search(db, "STRASSE")] == [] # casefold: ß is ss
     straße = service.create(db, None, {"character": "Herr Straße", "hp_max": 3,
                                        "chance_max": 1, "cartridges": 0, "suit": "H"})
-    assert [r["id"] for r in rows.search(db, "STRASSE")] == [straße["id"]]
-    assert [r["id"] for r in rows.search(db, "ВЕРА")] == [vera["id"]]
-    assert [r["id"] for r in rows.search(db, "анн")] == [vera["id"]]   # the player's name
+    assert [r["id"] for r in players.search(db, "STRASSE")] == [straße["id"]]
+    assert [r["id"] for r in players.search(db, "ВЕРА")] == [vera["id"]]
+    assert [r["id"] for r in players.search(db, "анн")] == [vera["id"]]   # the player's name
     post(referee, f"/players/{vera['id']}/edit", {
         "character": "Майор Вера Орлова", "player": "Анна", "hp_max": "3",
         "chance_max": "1", "suit": "H", "notes": ""})
-    assert rows.get(db, vera["id"])["character"] == "Майор Вера Орлова"
-    assert rows.search(db, "соколова") == []
-    assert [r["id"] for r in rows.search(db, "ОРЛОВА")] == [vera["id"]]
-    assert [r["id"] for r in rows.search(db, "ор")] == [vera["id"]]  # short: the key
+    assert players.get(db, vera["id"])["character"] == "Майор Вера Орлова"
+    assert players.search(db, "соколова") == []
+    assert [r["id"] for r in players.search(db, "ОРЛОВА")] == [vera["id"]]
+    assert [r["id"] for r in players.search(db, "ор")] == [vera["id"]]  # short: the key
     # the index agrees with the rows it indexes (SQLite checks every entry)
     db.execute("INSERT INTO players_search(players_search) VALUES ('integrity-check')")
 
@@ -112,9 +112,9 @@ def test_search_finds_what_casefold_finds_in_name_order(db, names, query):
     expected = [r["id"] for r in made
                 if needle in r["character"].casefold() or needle in r["player"].casefold()]
     here = {r["id"] for r in made}  # players of earlier examples are left out
-    found = [r["id"] for r in rows.search(db, query, limit=10_000) if r["id"] in here]
+    found = [r["id"] for r in players.search(db, query, limit=10_000) if r["id"] in here]
     assert sorted(found) == sorted(expected)
-    assert found == [r["id"] for r in rows.search(db, "", limit=10_000)
+    assert found == [r["id"] for r in players.search(db, "", limit=10_000)
                      if r["id"] in set(expected)]
 
 
@@ -181,9 +181,9 @@ def test_an_upgraded_event_is_searchable_at_once(tmp_path):
     shutil.copyfile(legacy, path)
     db = store.init(path)
     try:
-        assert [r["id"] for r in rows.search(db, "СОКОЛОВА")] == [1]
-        assert [r["id"] for r in rows.search(db, "ив")] == [2]    # Иван, the player
-        assert rows.count(db) == db.execute("SELECT count(*) FROM players").fetchone()[0]
+        assert [r["id"] for r in players.search(db, "СОКОЛОВА")] == [1]
+        assert [r["id"] for r in players.search(db, "ив")] == [2]    # Иван, the player
+        assert players.count(db) == db.execute("SELECT count(*) FROM players").fetchone()[0]
         assert db.execute("SELECT n FROM tallies WHERE name = 'events'").fetchone()[0] == \
             db.execute("SELECT count(*) FROM events").fetchone()[0]
     finally:
@@ -197,10 +197,10 @@ def test_a_search_with_many_matches_pages_in_name_order_too(db):
     order = [r[0] for r in db.execute(
         "SELECT id FROM players WHERE player LIKE 'Игрок %' ORDER BY character COLLATE "
         "NOCASE, id")]
-    assert rows.count(db, "ИГРОК") == 620 > rows._MANY
+    assert players.count(db, "ИГРОК") == 620 > players._MANY
     pages, after = [], None
     while True:
-        page = rows.search(db, "игрок", 50, after)
+        page = players.search(db, "игрок", 50, after)
         if not page:
             break
         pages += [r["id"] for r in page]
@@ -217,7 +217,7 @@ def test_a_row_that_arrives_with_a_key_is_indexed_by_its_names(db):
     with write(db):
         insert(db, "players", {**row, "id": 9001, "passport_token": "t-9001",
                                "character": "Гость Вера", "search_key": "stale words"})
-    assert rows.get(db, 9001)["search_key"] == "гость вера\nигрок 0"
-    assert 9001 in {r["id"] for r in rows.search(db, "ГОСТЬ")}
-    assert rows.search(db, "stale") == []
+    assert players.get(db, 9001)["search_key"] == "гость вера\nигрок 0"
+    assert 9001 in {r["id"] for r in players.search(db, "ГОСТЬ")}
+    assert players.search(db, "stale") == []
     db.execute("INSERT INTO players_search(players_search) VALUES ('integrity-check')")

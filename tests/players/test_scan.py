@@ -1,4 +1,4 @@
-"""Scan in the app (issue 23): what /scan/resolve says of a scanned code, for a signed-in
+"""Scan in the app: what /scan/resolve says of a scanned code, for a signed-in
 referee only, in the referee's language; a scan writes nothing."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import html
 import pytest
 
 from referee.players import service
-from referee.store import players as rows
+from referee.store import players
 from tests.conftest import post
 
 PUBLIC = "http://192.168.1.10:8080"  # the passport's printed address, not the test server's
@@ -85,7 +85,7 @@ def test_a_reissued_passport_is_told_apart_and_opens_nothing(referee, db, player
     service.reissue(db, None, player["id"])
     for token in (old, new):
         assert resolve(referee, f"{PUBLIC}/p/{token}").status_code == 410
-    assert resolve(referee, rows.get(db, player["id"])["passport_token"]).status_code == 200
+    assert resolve(referee, players.get(db, player["id"])["passport_token"]).status_code == 200
 
 
 def test_the_old_token_itself_is_not_kept(db, player):

@@ -1,4 +1,4 @@
-"""Scan in the app (issue 23) on a phone: Chromium's fake camera films a page of a real
+"""Scan in the app on a phone: Chromium's fake camera films a page of a real
 passport PDF made by the app, and the scan lands on the sheet, fills a duel slot, or
 refuses a reissued passport. The decoder is fetched on the first Scan only, from here."""
 
@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from referee.players import service
 from referee.printing import passports_pdf
 from referee.printing.readback import page_images
-from referee.store import players as rows
+from referee.store import players
 from tests.browser_fixtures import CHROMIUM_ARGS, chromium_path, shoot
 
 PUBLIC = "http://192.168.1.10:8080"  # the printed address: not the one the phone opens
@@ -184,7 +184,7 @@ def test_a_reissued_passport_is_refused_and_nothing_opens(camera, live_server, d
     # the camera stays on for another try; nothing opened, nothing was written
     camera_on(page)
     assert page.url == here
-    assert rows.by_token(db, player["passport_token"]) is None
+    assert players.by_token(db, player["passport_token"]) is None
     assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
     if locale == "ru-RU":
         shoot(page, "scan-refused-360-dark-ru")

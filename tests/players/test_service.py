@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.players import service as players
+from referee.players import service
 from referee.rules import RuleError
 from referee.store import events
 
@@ -14,7 +14,7 @@ def history(db, player_id):
 
 
 def test_create_starts_at_full_hp_and_chance_with_the_whole_duel_deck(db):
-    row = players.create(db, 1, {"character": "B", "hp_max": 3, "chance_max": 1,
+    row = service.create(db, 1, {"character": "B", "hp_max": 3, "chance_max": 1,
                                  "cartridges": 2, "suit": "♣"})
     assert (row["hp"], row["chance"], row["level"], row["status"]) == (3, 1, 1, "active")
     assert row["suit"] == "C"
@@ -38,13 +38,13 @@ def test_create_starts_at_full_hp_and_chance_with_the_whole_duel_deck(db):
 ])
 def test_create_refuses_bad_fields(db, data, message):
     with pytest.raises(RuleError) as err:
-        players.create(db, None, data)
+        service.create(db, None, data)
     assert message in str(err.value)
     assert db["players"].count == 0
 
 
 def test_adjust_records_who_what_and_why(db, player):
-    row = players.adjust(db, 1, player["id"], {"hp": -1}, "shot at the bridge")
+    row = service.adjust(db, 1, player["id"], {"hp": -1}, "shot at the bridge")
     event = history(db, player["id"])[0]
     assert row["hp"] == 2
     assert event["kind"] == "adjust"
@@ -55,29 +55,29 @@ def test_adjust_records_who_what_and_why(db, player):
 
 
 def test_D10_hp_zero_is_a_heavy_wound_with_its_time(db, player):
-    row = players.adjust(db, 1, player["id"], {"hp": -3})
+    row = service.adjust(db, 1, player["id"], {"hp": -3})
     assert row["status"] == "heavy_wound"
     assert row["wounded_at"]
     changes = history(db, player["id"])[0]["changes"]
     assert changes["status"] == {"before": "active", "after": "heavy_wound"}
-    healed = players.heal(db, 1, player["id"])
+    healed = service.heal(db, 1, player["id"])
     assert (healed["hp"], healed["status"], healed["wounded_at"]) == (1, "active", None)
 
 
 def test_kill_then_undo_restores_the_living_character(db, player):
-    players.adjust(db, 1, player["id"], {"hp": -1})
-    dead = players.kill(db, 1, player["id"], "bled out")
+    service.adjust(db, 1, player["id"], {"hp": -1})
+    dead = service.kill(db, 1, player["id"], "bled out")
     assert (dead["status"], dead["hp"]) == ("dead", 0)
     with pytest.raises(RuleError, match="dead"):
-        players.adjust(db, 1, player["id"], {"hp": 1})
-    back = players.undo(db, 1, dead["event_id"])
+        service.adjust(db, 1, player["id"], {"hp": 1})
+    back = service.undo(db, 1, dead["event_id"])
     assert (back["status"], back["hp"]) == ("active", 2)
 
 
 def test_undo_appends_and_never_deletes(db, player):
-    tap = players.adjust(db, 1, player["id"], {"hp": -1})
+    tap = service.adjust(db, 1, player["id"], {"hp": -1})
     count = db["events"].count
-    row = players.undo(db, 2, tap["event_id"], "misclick")
+    row = service.undo(db, 2, tap["event_id"], "misclick")
     assert row["hp"] == 3
     assert db["events"].count == count + 1
     newest = history(db, player["id"])[0]
@@ -88,56 +88,56 @@ def test_undo_appends_and_never_deletes(db, player):
 
 
 def test_undoing_twice_is_refused(db, player):
-    tap = players.adjust(db, 1, player["id"], {"hp": -1})
-    players.undo(db, 1, tap["event_id"])
+    tap = service.adjust(db, 1, player["id"], {"hp": -1})
+    service.undo(db, 1, tap["event_id"])
     with pytest.raises(RuleError, match="already undone"):
-        players.undo(db, 1, tap["event_id"])
+        service.undo(db, 1, tap["event_id"])
     assert db["players"].get(player["id"])["hp"] == 3
 
 
 def test_an_undo_cannot_itself_be_undone(db, player):
-    tap = players.adjust(db, 1, player["id"], {"hp": -1})
-    undo = players.undo(db, 1, tap["event_id"])
+    tap = service.adjust(db, 1, player["id"], {"hp": -1})
+    undo = service.undo(db, 1, tap["event_id"])
     with pytest.raises(RuleError, match="cannot be undone"):
-        players.undo(db, 1, undo["event_id"])
+        service.undo(db, 1, undo["event_id"])
 
 
 def test_undo_that_would_break_a_bound_is_refused(db, player):
-    gift = players.adjust(db, 1, player["id"], {"cartridges": 1})   # 4
-    players.adjust(db, 1, player["id"], {"cartridges": -4})          # 0
+    gift = service.adjust(db, 1, player["id"], {"cartridges": 1})   # 4
+    service.adjust(db, 1, player["id"], {"cartridges": -4})          # 0
     with pytest.raises(RuleError) as err:
-        players.undo(db, 1, gift["event_id"])
+        service.undo(db, 1, gift["event_id"])
     assert err.value.rule == "D4"
     assert db["players"].get(player["id"])["cartridges"] == 0
 
 
 def test_undo_keeps_later_changes_by_others(db, player):
-    first = players.adjust(db, 1, player["id"], {"hp": -1})
-    players.adjust(db, 2, player["id"], {"hp": -1})
-    row = players.undo(db, 1, first["event_id"])
+    first = service.adjust(db, 1, player["id"], {"hp": -1})
+    service.adjust(db, 2, player["id"], {"hp": -1})
+    row = service.undo(db, 1, first["event_id"])
     assert row["hp"] == 2
 
 
 def test_edit_lowering_max_pulls_current_down(db, player):
-    row = players.edit(db, 1, player["id"], {"hp_max": 2, "character": "Major A"})
+    row = service.edit(db, 1, player["id"], {"hp_max": 2, "character": "Major A"})
     assert (row["hp"], row["hp_max"], row["character"]) == (2, 2, "Major A")
     event = history(db, player["id"])[0]
     assert set(event["changes"]) == {"hp", "hp_max", "character"}
-    back = players.undo(db, 1, row["event_id"])
+    back = service.undo(db, 1, row["event_id"])
     assert (back["hp"], back["hp_max"], back["character"]) == (3, 3, "Captain A")
 
 
 def test_D1_suit_changes_the_whole_deck_until_a_card_is_surrendered(db, player):
-    row = players.edit(db, 1, player["id"], {"suit": "S"})
+    row = service.edit(db, 1, player["id"], {"suit": "S"})
     assert row["duel_deck"].startswith("6S,7S")
     db.execute("UPDATE players SET duel_deck = '6S,7S' WHERE id = ?", [player["id"]])
     with pytest.raises(RuleError) as err:
-        players.edit(db, 1, player["id"], {"suit": "H"})
+        service.edit(db, 1, player["id"], {"suit": "H"})
     assert err.value.rule == "D1"
 
 
 def test_reissue_changes_the_token_and_logs_it_without_the_secret(db, player):
-    row = players.reissue(db, 1, player["id"])
+    row = service.reissue(db, 1, player["id"])
     assert row["passport_token"] != player["passport_token"]
     event = history(db, player["id"])[0]
     assert event["kind"] == "reissue"
@@ -147,4 +147,4 @@ def test_reissue_changes_the_token_and_logs_it_without_the_secret(db, player):
 
 def test_nothing_to_change_is_refused(db, player):
     with pytest.raises(RuleError, match="Nothing would change"):
-        players.set_exact(db, 1, player["id"], {"hp": 3})
+        service.set_exact(db, 1, player["id"], {"hp": 3})

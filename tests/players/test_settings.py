@@ -50,7 +50,8 @@ TOKEN_DAYS_RULE = "An API token's life must be a whole number of days from 1 to 
     ("token_days", "9" * 5000, TOKEN_DAYS_RULE),
 ])
 def test_save_refuses_values_the_app_cannot_use(db, field, value, message):
-    """Issue 12: the public URL took anything, quotes and markup included."""
+    """A value the app cannot use (a public URL with quotes, markup or no host, a name or
+    a token life out of range) is refused, and nothing is saved."""
     new = {"event_name": "", "death_minutes": "0", "public_url": "", field: value}
     with pytest.raises(RuleError) as refused:
         event_settings.save(db, None, new)
@@ -66,7 +67,7 @@ def test_a_public_url_the_phones_can_open_is_kept(db, url):
 
 
 def test_the_token_life_is_a_setting_and_new_tokens_follow_it(db):
-    """Issue 12, point 3: 30 days by default, a setting; a form without the field (an
+    """30 days by default, a setting; a form without the field (an
     old screen) keeps the value."""
     from datetime import UTC, datetime
 

@@ -1,5 +1,5 @@
-"""Nothing moves under the thumb, and Undo takes back what it names (issue 22, points 1
-and 2), on small phones, light and dark, in Russian and English.
+"""Nothing moves under the thumb, and Undo takes back what it names, on small
+phones, light and dark, in Russian and English.
 
 A double tap is two taps at one point of the screen: the tests tap points, not controls,
 and read the database afterwards."""
@@ -12,7 +12,7 @@ from referee.accounts.service import add_referee
 from referee.games.duel import service as duels
 from referee.games.duel.rules import Play, Round
 from referee.players import service
-from referee.store import players as rows
+from referee.store import players
 from tests.browser_fixtures import PHONE, SMALL, shoot
 from tests.players.test_browser import sign_in
 
@@ -51,7 +51,7 @@ CONTROLS_Y = """sel => [...document.querySelectorAll(sel + ' .tap, ' + sel + ' .
 
 
 def stats_of(db, player_id: int) -> dict:
-    row = rows.get(db, player_id)
+    row = players.get(db, player_id)
     return {k: row[k] for k in ("hp", "chance", "cartridges", "level", "status")}
 
 
@@ -73,7 +73,7 @@ def test_a_double_tap_on_undo_never_reaches_another_control(phone_of, live_serve
     sign_in(page, live_server)
     page.goto(f"{live_server}/players/{pid}")
     card = f"#player-{pid}"
-    version = rows.get(db, pid)["version"]
+    version = players.get(db, pid)["version"]
     controls = page.evaluate(CONTROLS_Y, card)
     x, y = centre(page, f"{card} .last .btn")
     shoot(page, f"steady-undo-{combo_id(combo)}-before")
@@ -100,7 +100,7 @@ def test_a_double_tap_on_undo_never_reaches_another_control(phone_of, live_serve
     page.touchscreen.tap(x, y)
     page.get_by_role("link", name="Оставить" if locale == "ru-RU" else "Keep it").tap()
     question.wait_for(state="detached")
-    assert rows.get(db, pid)["version"] == version + 1
+    assert players.get(db, pid)["version"] == version + 1
     assert page.evaluate(CONTROLS_Y, card) == controls
     # Asked again, and answered yes: anna's change goes back too.
     page.locator(f"{card} .last .btn").tap()

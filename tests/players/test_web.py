@@ -86,7 +86,7 @@ def test_an_undo_puts_its_row_on_top_and_marks_the_undone_row(referee, db, playe
     assert rows_in(html) == [undo, tap]
     top = html.split(f'<ul hx-swap-oob="afterbegin:#history-{player["id"]}">')[1]
     row = top.split("</ul>")[0]
-    # The undo row names what it took back in words, not by its number (issue 22).
+    # The undo row names what it took back in words, not by its number.
     assert f'id="event-{undo}"' in row and "undid:" in row and f"#{tap}" not in row
     assert f'<li class="event undone" id="event-{tap}" hx-swap-oob="true">' in html
     marked = html.split(f'id="event-{tap}"')[1].split("</li>")[0]

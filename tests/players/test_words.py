@@ -1,4 +1,4 @@
-"""What the feed, the histories and the undo say, in English and Russian (issue 11)."""
+"""What the feed, the histories and the undo say, in English and Russian."""
 
 from __future__ import annotations
 
@@ -186,4 +186,4 @@ def test_a_refusal_counts_in_the_readers_language(app, lang, count, text):
                     "inventory; %(named)s were named.", count=count, named=0)
     with app.test_request_context(headers={"Accept-Language": lang}):
         assert rule_message(err) == text
-    assert err.text.startswith(f"Discard exactly {count} cards")  # the API's English as before
+    assert err.text.startswith(f"Discard exactly {count} cards")  # the API keeps its English

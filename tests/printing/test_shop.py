@@ -1,4 +1,4 @@
-"""Deck files for print shops (issue 25, point 3), read back from the PDF: one card a page
+"""Deck files for print shops, read back from the PDF: one card a page
 at the trim plus the bleed, fronts and backs in turn, the background to the page edge,
 and every letter inside the safe zone (3 mm inside the trim)."""
 

@@ -215,7 +215,7 @@ def test_settings_and_reissued_passports_replicate_last_write_wins(pair):
     for station in (a, b):
         assert stored.get(station.db, "event_name") == "from B"
         assert player_rows.by_token(station.db, old) is None
-        # issue 23: a scan of the old passport says it was reissued, on either station
+        # A scan of the old passport says it was reissued, on either station
         assert player_rows.by_retired_token(station.db, old)["id"] == pid
     assert stored.get(a.db, "secret_key") != stored.get(b.db, "secret_key")
 

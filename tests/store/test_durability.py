@@ -1,4 +1,4 @@
-"""Issue 13, points 2 and 3: an answered write is on the disk (group commit), and reads
+"""An answered write is on the disk (group commit), and reads
 never wait behind writes."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Issue 12: a fuzz of every HTML form route. Whatever a form sends, the answer is never
-a 5xx: a wrong value is a 4xx with a sentence, or the form again. Issue 22, point 7: a
+"""A fuzz of every HTML form route. Whatever a form sends, the answer is never
+a 5xx: a wrong value is a 4xx with a sentence, or the form again. A
 field or query value holding a NUL is refused with a sentence, and nothing is written."""
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def test_no_form_answers_a_5xx(app, db, monkeypatch, tmp_path):
             fuzz(browser, method, url)
 
 
-# Issue 22, point 7. A form cannot carry a lone surrogate (the browser, like the test
+# A form cannot carry a lone surrogate (the browser, like the test
 # client, encodes it as UTF-8 first, and bytes that decode to none read as U+FFFD): the
 # text that cannot be stored a form can bring is a NUL, amid any text.
 AROUND = st.text(st.sampled_from("aZ9 -кЖё😀<&"), max_size=3)

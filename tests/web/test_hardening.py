@@ -1,5 +1,5 @@
-"""Issue 12, hardening: bad input gets a clear 4xx and changes nothing, and no redirect
-leaves the site. Each case here answered 500 or redirected away before."""
+"""Hardening: bad input gets a clear 4xx and changes nothing, and no redirect leaves
+the site."""
 
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ def test_the_cartridge_limit_is_said_in_russian(api, player):
 
 
 def test_a_reason_too_long_is_refused_not_cut(referee, db, player):
-    """Issue 12: the form cut a long reason silently where the API refused it."""
+    """A reason too long is refused by the form as by the API, never cut silently."""
     events = db["events"].count
     answer = post(referee, f"/players/{player['id']}/adjust", {"hp": "-1", "reason": "x" * 201},
                   htmx=True)

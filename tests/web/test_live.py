@@ -1,4 +1,4 @@
-"""Screens stay true while open (issue 23, point 2): each asks /live/… with its mark; an
+"""Screens stay true while open: each asks /live/… with its mark; an
 unchanged screen costs a bodiless 304, a changed one learns who changed it and when."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One-time keys (issue 11, point 2): a create form sent twice makes one object, and the
+"""One-time keys: a create form sent twice makes one object, and the
 repeat is answered with a 303 to it and a notice; the API's Idempotency-Key likewise."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Back, then Start the table again (issue 11, point 2): one table in the database, and
+"""Back, then Start the table again: one table in the database, and
 the screen says it was already started, at 390 × 844 and 360 × 740."""
 
 from __future__ import annotations

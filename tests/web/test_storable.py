@@ -1,4 +1,4 @@
-"""Issue 22, point 7: text that cannot be stored (a NUL, a lone surrogate) is refused where
+"""Text that cannot be stored (a NUL, a lone surrogate) is refused where
 it enters, in a JSON body, a form, the query string or a header, with a 4xx and a sentence
 in the user's language, and nothing is written. A surrogate pair (an emoji) and Cyrillic
 are kept as typed."""
@@ -92,7 +92,7 @@ def test_a_token_request_with_a_lone_surrogate_is_a_400_as_any_malformed_one(cli
 
 def test_a_surrogate_pair_and_cyrillic_are_stored_as_typed(api, referee, db):
     """Not a refusal: the guard must not take a valid emoji (sent as the escaped pair
-    "\\ud83d\\ude00") or Cyrillic for broken text. Passes before the fix too."""
+    "\\ud83d\\ude00") or Cyrillic for broken text."""
     raw = '{"character": "\\ud83d\\ude00 Кощей", "notes": "Бессмертный \\ud83d\\udc80", ' \
           '"hp_max": 3, "chance_max": 1, "cartridges": 2, "suit": "H"}'
     response = api("post", "/api/v1/players", data=raw,
@@ -223,8 +223,8 @@ def test_a_nul_in_a_cookie_or_the_host_is_a_422_on_the_screens(referee, db, play
 
 
 def test_a_nul_in_the_token_csrf_or_path_keeps_its_answer(client, api, referee, db, player):
-    """These were answered 4xx before the fix and still are (the token and the CSRF guard
-    come first, so their own sentence is said): no NUL gets past them."""
+    """A NUL in the token, the CSRF token or the path keeps its own 4xx (the token and the
+    CSRF guard come first, so their own sentence is said): no NUL gets past them."""
     with nothing_written(db):
         bearer = client.get("/api/v1/players", headers={"Authorization": "Bearer a\x00b"})
         csrf = referee.post(f"/players/{player['id']}/adjust", data={"hp": "-1"},

@@ -1,4 +1,4 @@
-"""Issue 13, light on the wire: answers compressed when asked, static files fingerprinted
+"""Light on the wire: answers compressed when asked, static files fingerprinted
 and kept a year, and a tap's answer small."""
 
 from __future__ import annotations

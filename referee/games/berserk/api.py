@@ -202,8 +202,7 @@ def check_squad(body: SquadCheck):
     sm = squads.summary(deck, chosen, settings, body.seat)
     hired: tuple[RuleError, ...] = ()
     if "player" in body.sent():  # B14: against the player's registered deck, if any
-        if type(body.player) is not int or player_rows.get(get_db(), body.player) is None:
-            raise RuleError(None, service.NO_PLAYER, id=str(body.player)[:20])
+        player_rows.existing(get_db(), body.player)
         hired = registered.hire_problems(registered.of_player(get_db(), body.player),
                                          deck.name, squads.cards_of(deck, chosen))
     return jsonify(summary_with(sm, hired))

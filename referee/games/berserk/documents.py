@@ -16,10 +16,8 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from referee.errors import Conflict
-from referee.games.berserk.game import NO_PLAYER
 from referee.rules import N_, RuleError, whole
 from referee.store import fold
-from referee.store import players as player_rows
 from referee.store.db import fetch, where
 from referee.store.events import now
 from referee.store.ledger import new_id
@@ -42,14 +40,6 @@ def name_of(name: object, message: str) -> str:
     if not isinstance(name, str) or len(name.strip()) > NAME_LIMIT:
         raise RuleError(None, message, limit=NAME_LIMIT)
     return name.strip()
-
-
-def player_of(db: Database, player_id: object) -> dict:
-    """The player a document is saved for; RuleError when there is none."""
-    player = player_rows.get(db, player_id) if type(player_id) is int else None
-    if player is None:
-        raise RuleError(None, NO_PLAYER, id=str(player_id)[:20])
-    return player
 
 
 def fresh_of(err: Conflict) -> dict:

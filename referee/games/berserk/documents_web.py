@@ -24,7 +24,7 @@ from referee.web.context import get_db
 from referee.web.screens import is_htmx
 
 NO_DECKS = N_("There is no deck of Berserk-style cards; add one to printables/decks.")
-# Enter in the card search adds the one card it finds (issue 22).
+# Enter in the card search adds the one card it finds.
 NONE_FOUND = N_("No card of the deck matches “%(q)s”.")
 MANY_FOUND = N_("Cards matching “%(q)s”: %(n)s. Tap + on the one you mean.")
 

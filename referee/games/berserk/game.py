@@ -61,7 +61,6 @@ NO_DECK = N_("There is no Berserk deck named %(deck)s; choose one of %(decks)s."
 NO_SQUAD = N_("There is no squad %(id)s; it may have been mistyped. Open the list of squads.")
 SAME_PLAYER = N_("A battle needs the squads of two different players; choose another squad "
                  "for side B.")
-NO_PLAYER = N_("No player %(id)s: they may have been removed; reload the list.")
 
 
 def _number(key: str, value: object, strict: bool) -> int:

@@ -19,12 +19,12 @@ from sqlite_utils import Database
 
 from referee.decks import Deck
 from referee.games.berserk import rules as berserk
-from referee.games.berserk.documents import NOT_IN_DECK, Store, bounded, name_of, player_of
+from referee.games.berserk.documents import NOT_IN_DECK, Store, bounded, name_of
 from referee.games.berserk.files import deck as deck_file
 from referee.games.berserk.game import read_settings
 from referee.games.berserk.rules import Card, DeckSummary, Settings
 from referee.rules import N_, RuleError
-from referee.store import write
+from referee.store import players, write
 
 COUNT_LIMIT = 99  # copies of one card a form or request may name, far above any limit
 
@@ -124,7 +124,7 @@ def save(db: Database, referee_id: int | None, deck_id: int | None, *, player_id
         if deck_id is not None:
             old = STORE.current(db, deck_id, version)
             player_id = old["player_id"]  # a registered deck stays its player's
-        player = player_of(db, player_id)
+        player = players.existing(db, player_id)
         if old is None and (mine := of_player(db, player_id)) is not None:
             raise RuleError(None, ALREADY, player=player["character"], id=mine["id"])
         deck_id = STORE.write(db, referee_id, deck_id,

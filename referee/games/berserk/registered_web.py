@@ -22,7 +22,7 @@ from referee.games.berserk.words import DECK_STALE
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
 from referee.web.context import get_db, signed_in
-from referee.web.once import once_form
+from referee.web.once import once_form, row_target
 from referee.web.screens import form_version, list_page
 from referee.web.security import referee_required
 
@@ -206,8 +206,7 @@ def _save(deck_id: int | None):
 
 
 @bp.post("")
-@once_form("decks", lambda made: url_for("berserk_decks.show", deck_id=made.ref)
-           if made.ref else url_for("berserk_decks.index"),
+@once_form("decks", row_target("berserk_decks.show", "deck_id", "berserk_decks.index"),
            N_("This deck was already registered: here it is."))
 def create():
     """Register a player's deck; refused unless it keeps B14."""

@@ -21,7 +21,6 @@ from referee.games.berserk.files import deck, decks  # noqa: F401  (re-exported)
 # Re-exported: the screens and the API read the settings through this module.
 from referee.games.berserk.game import (  # noqa: F401
     NO_DECK,
-    NO_PLAYER,
     NO_SQUAD,
     SAME_PLAYER,
     SETTING_GROUPS,

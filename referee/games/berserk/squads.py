@@ -19,12 +19,12 @@ from sqlite_utils import Database
 from referee.decks import Deck
 from referee.games.berserk import registered
 from referee.games.berserk import rules as berserk
-from referee.games.berserk.documents import NOT_IN_DECK, Store, bounded, name_of, player_of
+from referee.games.berserk.documents import NOT_IN_DECK, Store, bounded, name_of
 from referee.games.berserk.files import deck as deck_file
 from referee.games.berserk.game import NO_SQUAD, read_settings
 from referee.games.berserk.rules import Card, Settings, SquadSummary
 from referee.rules import N_, RuleError
-from referee.store import write
+from referee.store import players, write
 
 SEATS = ("first", "second")
 X_LIMIT = 99
@@ -179,7 +179,7 @@ def save(db: Database, referee_id: int | None, squad_id: int | None, *, player_i
          settings: Settings, version: int | None = None) -> dict:
     """Create (``squad_id`` None) or change a squad; refused unless it keeps B12–B14."""
     with write(db):
-        player_of(db, player_id)
+        players.existing(db, player_id)
         squad = check(player_id, name, deck, seat, chosen, settings)
         # B14: once the player has registered a deck, the squad is hired from it
         cards = cards_of(deck_file(squad["deck"]), chosen)

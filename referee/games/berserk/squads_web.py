@@ -21,7 +21,7 @@ from referee.games.berserk.words import SQUAD_STALE
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.store import players as player_rows
 from referee.web.context import get_db, signed_in
-from referee.web.once import once_form
+from referee.web.once import once_form, row_target
 from referee.web.screens import form_version, list_page
 from referee.web.security import referee_required
 
@@ -255,8 +255,8 @@ def _save(squad_id: int | None):
 
 
 @bp.post("")
-@once_form("squads", lambda made: url_for("berserk_squads.show", squad_id=made.ref)
-           if made.ref else url_for("berserk_squads.index"),
+@once_form("squads", row_target("berserk_squads.show", "squad_id",
+                                "berserk_squads.index"),
            N_("This squad was already saved: here it is."))
 def create():
     """Save a new squad for its player; refused unless it keeps B12–B14."""

@@ -89,7 +89,7 @@ def strike_picks() -> dict:
 
 
 def _url(game: games.Game, open_id: str | None = None, **kwargs) -> str:
-    # The top of the page, where the result of the step is shown (issue 11): no anchor
+    # The top of the page, where the result of the step is shown: no anchor
     # down to the creature, which stays open all the same.
     return url_for("berserk.show", game_id=game.id, c=open_id)
 

@@ -23,7 +23,7 @@ from referee.games.duel import rules as duel
 from referee.games.duel.game import NAME, setup_of
 from referee.games.duel.rules import Duelist, DuelState, Extension, Round
 from referee.games.interface import CANCELLED
-from referee.rules import N_, RuleError, stats
+from referee.rules import RuleError, stats
 from referee.rules.cards import sort_codes
 from referee.store import events
 from referee.store import games as store
@@ -31,8 +31,6 @@ from referee.store import players as rows
 
 KIND = NAME
 DUEL, DUEL_UNDO = "duel", "duel_undo"  # kinds of the player events
-
-NO_PLAYER = N_("No player %(id)s: they may have been removed; reload the list.")
 
 __all__ = ["CANCELLED", "DUEL", "DUEL_UNDO", "DuelView", "check_start", "for_player",
            "load", "recent", "record", "start", "surrendered", "undo", "views"]
@@ -107,21 +105,14 @@ def snapshot(row: dict) -> Duelist:
     )
 
 
-def _player(db: Database, player_id: object) -> dict:
-    row = rows.get(db, player_id) if type(player_id) is int else None
-    if row is None:
-        raise RuleError(None, NO_PLAYER, id=str(player_id))
-    return row
-
-
 def check_start(db: Database, a_id: int, b_id: int) -> DuelState:
     """The duel these two would start now; RuleError (D4…) if they may not."""
-    return duel.start(snapshot(_player(db, a_id)), snapshot(_player(db, b_id)))
+    return duel.start(snapshot(rows.existing(db, a_id)), snapshot(rows.existing(db, b_id)))
 
 
 def check_duelist(db: Database, player_id: int, other: int | None = None) -> None:
     """RuleError (D4) if this player may not take a duel's slot now, opposite ``other``."""
-    duel.may_duel(snapshot(_player(db, player_id)), other)
+    duel.may_duel(snapshot(rows.existing(db, player_id)), other)
 
 
 def _view(db: Database, game: games.Game, seated: dict[int, str] | None = None) -> DuelView:
@@ -141,7 +132,7 @@ def load(db: Database, duel_id: int) -> DuelView | None:
 
 def start(db: Database, referee_id: int | None, a_id: object, b_id: object) -> DuelView:
     """Open a duel (D4): both pay their cartridge; version 1."""
-    ids = [_player(db, a_id)["id"], _player(db, b_id)["id"]]
+    ids = [rows.existing(db, a_id)["id"], rows.existing(db, b_id)["id"]]
 
     def both_now(db: Database) -> dict:  # read inside the write: the newest rows
         return setup_of(check_start(db, *ids))

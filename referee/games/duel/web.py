@@ -25,7 +25,7 @@ from referee.web.security import referee_required
 
 bp = Blueprint("duels", __name__)
 
-# One tap per card (issue 11: a whole round on one phone screen): the table deck as a
+# One tap per card, a whole round on one phone screen: the table deck as a
 # 9 × 4 grid, a row per suit and a column per rank, so that both duelists' grids, their
 # hand cards (in the same rank columns) and Confirm fit in a 360 × 740 screen.
 KEYPAD: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in RANKS)

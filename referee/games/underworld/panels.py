@@ -162,7 +162,7 @@ class Panels:
                 entries.append(self._entry(p, code))
             power = self._power(p)
             # Shown open while something in it can be played, so that two cards are
-            # played in a row without opening it again (issue 11, point 3).
+            # played in a row without opening it again.
             playable = any(e["plays"] or e["summons"] for e in entries) or bool(
                 power and not power["refusal"])
             out.append({"id": p.id, "name": self.name(p.id), "entries": entries,

@@ -48,7 +48,6 @@ CASTLE_DECK, CLASS_DECK = "castle-sample", "classes-sample"
 TITLE_LIMIT = 80
 REQUEST_KEYS = {"players", "castle", "classes", "starting", "passport_levels", "title"}
 
-NO_PLAYER = N_("No player %(id)s: they may have been removed; reload the list.")
 PICK_PLAYERS = N_("Pick 2 to 6 different players from the list; %(count)s were picked.")
 NO_DECK = {"castle": N_("There is no castle deck named %(name)s; pick one of %(names)s."),
            "class": N_("There is no class deck named %(name)s; pick one of %(names)s.")}
@@ -127,13 +126,6 @@ def resolve_card(cards: Iterable[uw.Card], text: object) -> str:
 # Setup ------------------------------------------------------------------------------------
 
 
-def _player_row(db: Database, player_id: object) -> dict:
-    row = rows.get(db, player_id) if type(player_id) is int else None
-    if row is None:
-        raise RuleError(None, NO_PLAYER, id=str(player_id))
-    return row
-
-
 def build_setup(db: Database, request: dict) -> tuple[dict, list[dict]]:
     """The stored setup for what the referee chose: registry players in turn order,
     decks by name, 4 starting cards each by code or name, passport levels or not.
@@ -142,7 +134,7 @@ def build_setup(db: Database, request: dict) -> tuple[dict, list[dict]]:
     if not isinstance(ids, list) or len(set(map(str, ids))) != len(ids) \
             or not MIN_SEATS <= len(ids) <= MAX_SEATS:
         raise RuleError("U4", PICK_PLAYERS, count=len(ids) if isinstance(ids, list) else 0)
-    seated = [_player_row(db, pid) for pid in ids]
+    seated = [rows.existing(db, pid) for pid in ids]
     castle = _deck(request.get("castle") or CASTLE_DECK, "castle")
     classes = _deck(request.get("classes") or CLASS_DECK, "class")
     cards = _cards(castle, "castle")
@@ -261,7 +253,7 @@ def parse_strength(value: object) -> int:
 def preview_quick(db: Database, player_id: object, bonuses: object, strength: object
                   ) -> uw.QuickFight:
     """What a quick fight would do to the player now (nothing is written)."""
-    row = _player_row(db, player_id)
+    row = rows.existing(db, player_id)
     return uw.quick_fight(row["level"], parse_bonuses(bonuses), parse_strength(strength))
 
 
@@ -276,7 +268,7 @@ def quick_fight(db: Database, referee_id: int | None, player_id: object, bonuses
     The fight is scored against the level the referee saw: if the sheet changed since
     (``version``), Conflict carries the fresh row and nothing is written."""
     plus, against = parse_bonuses(bonuses), parse_strength(strength)
-    row = _player_row(db, player_id)
+    row = rows.existing(db, player_id)
     if version is not None and version != row["version"]:
         raise Conflict(row)
     result = uw.quick_fight(row["level"], plus, against)

@@ -43,7 +43,7 @@ def moved(rest: str):
 
 TRADE_THIRD = N_("Tick only cards of the two players who trade; %(player)s is not one of "
                  "them.")
-# Enter in the search for the drawn card (issue 22): the one card it finds is drawn.
+# Enter in the search for the drawn card: the one card it finds is drawn.
 DRAW_TYPE = N_("Type the drawn card's code or a part of its name, then Enter.")
 DRAW_NONE = N_("No card left in the castle matches “%(text)s”; type a code such as M07 or a "
                "part of a name.")

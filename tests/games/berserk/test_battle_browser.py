@@ -1,4 +1,4 @@
-"""The battle screen in the field (issue 22), at 390×844 and 360×740, light and dark,
+"""The battle screen in the field, at 390×844 and 360×740, light and dark,
 English and Russian: a tapped creature is unmistakable and two copies of a card stay apart
 (B7, B11); a strike takes at most four taps whichever side strikes, and its outcome never
 covers the dice just picked (B11, B12)."""
@@ -147,7 +147,7 @@ class Strikes(CountedScreen):
         return where
 
     def outcome_ready(self, picked: list[str]) -> None:
-        """The outcome has come up; it covers none of the picks (issue 22)."""
+        """The outcome has come up; it covers none of the picks."""
         self.page.wait_for_selector(f"{self.root} .s-preview.ready button.confirm")
         self.page.wait_for_function(SETTLED)
         preview = self.page.evaluate(PLACE, f"{self.root} .s-preview")

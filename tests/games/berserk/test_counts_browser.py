@@ -1,4 +1,4 @@
-"""Counting cards on a phone (issue 22): in the squad builder (B12–B14) and when a deck is
+"""Counting cards on a phone: in the squad builder (B12–B14) and when a deck is
 registered (B14), a tap on + or −, or a typed count, keeps the page where it was and the
 row under the thumb in its place; the next count field keeps the cursor; and Enter in the
 card search adds the one card it finds."""

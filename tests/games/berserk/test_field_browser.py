@@ -1,4 +1,4 @@
-"""A battle on a phone as it is played in the field (issue 11, points 1, 3 and 4): from
+"""A battle on a phone as it is played in the field: from
 the open battle a usual strike is four taps with nothing scrolled, its result is in view
 at the top afterwards, undo shows what it took back, and a refused tap moves nothing
 (B10, B11, B12)."""

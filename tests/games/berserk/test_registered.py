@@ -387,7 +387,7 @@ def test_B14_a_registered_deck_travels_to_another_station(tmp_path, monkeypatch)
     tavern.close()
 
 
-# Enter in the card search (issue 22) ------------------------------------------------------
+# Enter in the card search -------------------------------------------------------------------------
 
 
 def test_B12_B14_enter_in_the_squad_builders_search_adds_the_one_card_found(referee, db,

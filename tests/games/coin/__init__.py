@@ -1,2 +1,2 @@
 """A fifth game defined in the tests, to show that adding a game is its folder and one
-line in games.registry.GAMES (issue 24, point 1)."""
+line in games.registry.GAMES."""

@@ -1,4 +1,4 @@
-"""Issue 22: a Coup table of 4 or 8 seats on a 360 × 740 phone. Every answer of a block
+"""A Coup table of 4 or 8 seats on a 360 × 740 phone. Every answer of a block
 and challenge turn is in view when it is tapped, and nothing scrolls: the seats are a
 compact strip above the question, and an answer keeps the window where it was."""
 

@@ -280,7 +280,7 @@ def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
     shoot(page, f"duel-unread-{size['width']}")
     assert page.evaluate(OVERFLOW) <= 0 and page.evaluate(STICKS_OUT, panel) == []
 
-    # Three rounds, two hand cards and two tokens (issue 11 allows 12, 15 before): a
+    # Three rounds, two hand cards and two tokens (12 at most): a
     # counting card per side (the table card, or the hand card over an unread one, D7),
     # one tap per token decision (D8) and one Confirm a round (D7): 11.
     assert thumb.taps == 11, thumb.taps

@@ -1,4 +1,4 @@
-"""Issue 22: the duel's card keys on a phone are thumb-sized (44 px or taller) and the nine
+"""The duel's card keys on a phone are thumb-sized (44 px or taller) and the nine
 of a row share its whole width, while both duelists' grids, their hand cards and Confirm
 stay on one screen at 360 × 740."""
 

@@ -739,7 +739,7 @@ def test_D1_to_D14_every_message_has_a_russian_translation() -> None:
 @pytest.mark.parametrize("changes", [{"cartridges": 0}, {"hp": 0}, {"can_fight": False},
                                      {"hp": 0, "cartridges": 0}, {"cartridges": -1}])
 def test_D4_one_duelist_is_refused_alone_as_the_start_would_refuse_them(changes):
-    # The pickers ask about one player at a time (issue 22): the same refusal as start's.
+    # The pickers ask about one player at a time: the same refusal as start's.
     with pytest.raises(RuleError) as alone:
         duel.check_duelist(player_b(**changes))
     with pytest.raises(RuleError) as both:

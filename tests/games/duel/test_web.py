@@ -227,7 +227,7 @@ def test_D3_D6_D7_D8_bad_input_is_422_with_the_rule_and_changes_nothing(
                     {**round_form("6S", "7S", 1), **form}, htmx=True)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
-    # floating over the screen (issue 11, point 4): the keypads do not move
+    # floating over the screen: the keypads do not move
     assert re.search(rf'class="alert refusal" role="alert">{rule}: [^<]*{re.escape(text)}',
                      html)
     assert counts(db) == before

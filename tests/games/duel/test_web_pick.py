@@ -1,4 +1,4 @@
-"""Issue 22: the duel pickers list everyone, and mark who may not duel now and why (D4);
+"""The duel pickers list everyone, and mark who may not duel now and why (D4);
 picking such a player gives the D4 refusal and changes nothing."""
 
 from __future__ import annotations

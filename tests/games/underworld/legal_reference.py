@@ -1,8 +1,9 @@
 """The plain way to list an Underworld state's legal actions: every candidate, each tried
-through ``apply``. With ``each_draw=False`` it is ``legal_actions`` as it was before the
-engine learned which candidates share one answer (it already tried one draw for all).
+through ``apply``. With ``each_draw=False`` it tries one draw for all draws, and every
+other candidate on its own: ``legal_actions`` without knowing which candidates share one
+answer.
 
-``allowed`` is the old one too: the kinds of that whole list. Kept for the property test
+``allowed`` is the plain one too: the kinds of that whole list. Kept for the property test
 that the fast listing equals it (``test_rules_legal.py``) and for
 ``benchmarks/bench_castle_legal.py``, which times both side by side. Slow on purpose: at
 cleanup it tries every way to discard, by position, then drops the duplicates.

@@ -1,4 +1,4 @@
-"""An underworld turn on small phones (issue 11, points 1, 3, 4 and 9): two inventory cards
+"""An underworld turn on small phones: two inventory cards
 played in a row, the drawn card found by a forgiving search, a refused modifier, a
 summoning from the inventory and the fight confirmed. After every tap the latest step is
 in view, nothing sticks out sideways, and a refusal leaves the controls where they were."""

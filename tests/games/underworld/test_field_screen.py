@@ -1,4 +1,4 @@
-"""The underworld screen in the field (issue 11): the latest step first, a refusal that moves
+"""The underworld screen in the field: the latest step first, a refusal that moves
 nothing, the card picker behind a forgiving search, the inventory kept open, and what a
 monster card held is for (U12)."""
 

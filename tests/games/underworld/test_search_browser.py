@@ -1,4 +1,4 @@
-"""The drawn castle card found by typing (issue 22, U5): Enter in the search, when it finds
+"""The drawn castle card found by typing (U5): Enter in the search, when it finds
 one card, draws it; when it finds several, nothing is drawn, the reason floats and their
 tiles are left to tap."""
 

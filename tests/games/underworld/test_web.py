@@ -524,7 +524,7 @@ def test_a_plain_form_post_redirects_and_the_game_survives_a_reload(referee, db,
     game = start(db, [a, b], [FILLER, FILLER_B])
     response = tap(referee, game, htmx=False, kind="draw", code="M07")
     assert response.status_code == 303
-    # the page opens at the game, whose first line says what was just done (issue 11)
+    # the page opens at the game, whose first line says what was just done
     assert response.headers["Location"].endswith(f"/underworld/{game.id}#underworld-{game.id}")
     response = tap(referee, fresh(db, game), htmx=False, kind="end_turn")
     assert response.status_code == 422 and "<html" in response.get_data(as_text=True)
