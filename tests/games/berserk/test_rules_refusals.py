@@ -25,6 +25,7 @@ from referee.games.berserk.rules import (
     resolve,
     start,
     winner,
+    wounds,
 )
 from referee.games.berserk.rules.strike import chooser
 from referee.rules import RuleError
@@ -197,3 +198,21 @@ def test_B10_the_side_left_alive_wins_and_none_left_is_a_draw() -> None:
     assert winner(apply(s, Wound("a1", 1))) == "b"
     both = apply(s, Strike("a1", "b1", 5, 1))  # +4: both strike, both fall
     assert winner(both) == "draw"
+
+
+def test_B11_long_values_are_cut_to_20_characters_in_a_refusal() -> None:
+    assert resolved(defender_die="5" * 30)[1].startswith(
+        f"The defender's die must be a number from 1 to 6, not {'5' * 20}, or empty")
+    assert resolved(strike_mod="1" * 30)[1] == (
+        f"A die or wound modifier must be a whole number from -20 to 20, not {'1' * 20}.")
+
+
+def test_B11_options_ignore_a_lower_choice_and_offer_both() -> None:
+    plain, lowered = options(5, 1, True, ATT, TGT, lower=True)  # Δ +4: an exchange
+    assert (plain.lowered, plain.wounds_to_target, plain.wounds_to_attacker) == (False, 4, 1)
+    assert (lowered.lowered, lowered.wounds_to_target, lowered.wounds_to_attacker) == (
+        True, 3, 0)
+
+
+def test_B11_wounds_are_the_strike_value_without_a_modifier() -> None:
+    assert [wounds(ATT, level) for level in Level] == [0, 2, 3, 4]

@@ -172,3 +172,9 @@ def test_B2_x_is_a_whole_number_of_0_or_more(x: object, shown: str) -> None:
     assert (e.value.rule, e.value.text) == (
         "B2", f"X must be a whole number of 0 or more, not {shown}.")
     assert fix_x(x_card, 0).cost == 0
+
+
+def test_B12_the_second_player_s_old_problem_does_not_stop_another_card() -> None:
+    over = elites(12, 14)  # 26 gold: over the second player's 25 as well
+    cheap = card("N", 1, elements=[])
+    assert add_to_squad(over, cheap, first_player=False) == (*over, cheap)
