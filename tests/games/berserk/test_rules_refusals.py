@@ -3,6 +3,8 @@ and the exact sentence the referee reads, at the edges of each limit."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
 from referee.games.berserk.rules import (
@@ -13,6 +15,8 @@ from referee.games.berserk.rules import (
     FormatError,
     Level,
     Modify,
+    Overwrite,
+    Settings,
     SimpleStrike,
     Strike,
     Tap,
@@ -27,6 +31,7 @@ from referee.games.berserk.rules import (
     winner,
     wounds,
 )
+from referee.games.berserk.rules.battle import _OnCreature
 from referee.games.berserk.rules.strike import chooser
 from referee.rules import RuleError
 
@@ -216,3 +221,36 @@ def test_B11_options_ignore_a_lower_choice_and_offer_both() -> None:
 
 def test_B11_wounds_are_the_strike_value_without_a_modifier() -> None:
     assert [wounds(ATT, level) for level in Level] == [0, 2, 3, 4]
+
+
+def test_B11_a_strike_in_play_adds_every_modifier_under_the_event_s_settings() -> None:
+    s = start([card("A", strike=[2, 3, 4])], [card("B")], Settings(tie_answer_from=7),
+              check=False)
+    # A 3+2 = 5, D 3+2 = 5: a tie below 7 is a weak strike (2+1), no answer.
+    s = apply(s, Strike("a1", "b1", 3, 3, attacker_die_mod=2, defender_die_mod=2,
+                        strike_mod=1, answer_mod=2))
+    assert (creature(s, "b1").wounds, creature(s, "a1").wounds) == (3, 0)
+    # A 1, D 4: Δ -3, no strike and a weak answer (1+2).
+    s = apply(apply(s, Untap("a1")), Strike("a1", "b1", 1, 4, answer_mod=2))
+    assert (creature(s, "b1").wounds, creature(s, "a1").wounds) == (3, 3)
+
+
+@dataclass(frozen=True)
+class Heal(_OnCreature):
+    """A kind of action these rules do not know."""
+
+
+def test_B7_an_unknown_kind_of_action_on_a_creature_is_refused() -> None:
+    assert said(battle(), Heal("a1")) == (
+        "B7", "Unknown action; enter a modification, an end of effects, a strike, wounds, "
+              "a tap or an untap.")
+
+
+def test_B6_B7_B10_long_values_are_cut_to_20_characters() -> None:
+    s = apply(battle(), Modify("b1", AddLives(1, source="a1")))
+    assert said(s, EndEffects("b1", "z" * 30)) == (
+        "B7", f"b1 has no effects from {'z' * 20}; pick one of a1.")
+    assert said(s, Wound("b1", "7" * 30)) == (
+        "B10", f"Wounds must be a whole number from 1 to 99, not {'7' * 20}.")
+    assert said(s, Modify("b1", Overwrite(lives="8" * 30))) == (  # type: ignore[arg-type]
+        "B6", f"An overwritten number must be a whole number from 0 to 99, not {'8' * 20}.")
