@@ -98,3 +98,12 @@ def test_B14_hiring_names_the_rule_and_by_default_no_player() -> None:
 def test_B12_a_squad_holds_cards_only() -> None:
     with pytest.raises(FormatError, match=r"^a squad holds cards, not str$"):
         squad_summary([card(), "K"])  # type: ignore[list-item]
+
+
+def test_B14_a_battle_checks_squads_against_the_event_s_settings() -> None:
+    flyers = [card(f"F{i}", cost=8, movement="flying") for i in range(2)]  # 16 crystals
+    with pytest.raises(RuleError) as e:
+        start(flyers, [card()])
+    assert e.value.rule == "B14"
+    s = start(flyers, [card()], Settings(flyer_cost_limit=16))
+    assert [c.id for c in s.creatures] == ["a1", "a2", "b1"]
