@@ -244,7 +244,7 @@ def card_from_dict(d: Any) -> Card:
         raise FormatError(N_("a card must be a table of fields, not %(type)s"),
                           type=type(d).__name__)
     code = d.get("code")
-    if not isinstance(code, str) or not _CODE.match(code):
+    if not isinstance(code, str) or not _CODE.fullmatch(code):
         raise FormatError(N_("card field 'code' must be 1-20 letters or digits, got %(value)s"),
                           value=repr(code))
 
