@@ -77,6 +77,8 @@ def mutmut_config(package: str, tests: list[str]) -> str:
     return "\n".join([
         "", "", "[tool.mutmut]",
         'source_paths = ["referee/"]',
+        # the sample decks and the pages some rules tests read (mutmut copies tests/ only)
+        'also_copy = ["printables", "templates", "static"]',
         f"only_mutate = {json.dumps([source_dir(package) + '/*'])}",
         'pytest_add_cli_args = ["-n", "0", "-p", "no:cacheprovider"]',
         f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
