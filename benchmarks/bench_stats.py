@@ -122,6 +122,11 @@ def pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1] * 1000
 
 
+def _cpu_ratio(cpu: dict, top: tuple, bottom: tuple) -> float:
+    """The median CPU a request of one run over another's."""
+    return statistics.median(cpu[top]) / statistics.median(cpu[bottom])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", default="1,4,32",
@@ -181,18 +186,18 @@ def main() -> None:
     rates = {}
     for (name, clients), runs in sorted(results.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         rates[name, clients] = statistics.median(len(lat) / secs for secs, lat in runs)
-        lat = [x for _, l in runs for x in l]
+        lat = [x for _, times in runs for x in times]
         print(f"{clients:>7} {name:<12}{rates[name, clients]:>8.0f}{pct(lat, 50):>9.2f}"
               f"{pct(lat, 99):>9.2f}{1000 * statistics.median(cpu[name, clients]):>9.2f}")
     for clients in counts:
         print(f"{clients:>3} clients: referee / bare flask throughput "
               f"{rates['referee', clients] / rates['bare flask', clients]:.2f}, server CPU "
-              f"a request {statistics.median(cpu['referee', clients]) / statistics.median(cpu['bare flask', clients]):.2f}×")
+              f"a request {_cpu_ratio(cpu, ('referee', clients), ('bare flask', clients)):.2f}×")
     if len(counts) > 1:
         low, high = min(counts), max(counts)
         print(f"referee at {high} clients / at {low}: "
               f"{rates['referee', high] / rates['referee', low]:.2f} of the rate, "
-              f"{statistics.median(cpu['referee', high]) / statistics.median(cpu['referee', low]):.2f}"
+              f"{_cpu_ratio(cpu, ('referee', high), ('referee', low)):.2f}"
               f"× the CPU a request")
 
 

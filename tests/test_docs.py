@@ -30,6 +30,16 @@ def test_ci_runs_the_readmes_test_command_verbatim():
     assert "apt-get install" in ci and "chromium" in ci
 
 
+def test_ci_checks_lint_and_types_before_the_tests():
+    """ruff and mypy run in CI as pyproject.toml sets them, before the suite."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    _, test = quick_start_commands()
+    assert ci.index(".venv/bin/ruff check .") < ci.index(test)
+    assert ci.index(".venv/bin/mypy") < ci.index(test)
+    project = (ROOT / "pyproject.toml").read_text()
+    assert "[tool.ruff.lint]" in project and "[tool.mypy]" in project
+
+
 def test_every_cli_command_is_documented():
     parser = build_parser()
     commands = parser._subparsers._group_actions[0].choices  # argparse keeps them here
