@@ -210,12 +210,12 @@ def test_ctrl_c_while_it_starts_its_threads_still_stops_everything(tmp_path, mon
 
 def serve_in_process(monkeypatch, *argv: str):
     """Run `referee serve` here with its server replaced: the app and what it was given."""
-    import waitress
-
+    from referee import quiet_waitress
     from referee.https import server
 
     calls = []
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: calls.append(("waitress", app, kw)))
+    monkeypatch.setattr(quiet_waitress, "serve",
+                        lambda app, **kw: calls.append(("waitress", app, kw)))
     monkeypatch.setattr(server, "serve", lambda app, *a: calls.append(("cheroot", app, a)))
     assert cli.main(["serve", "--host", "127.0.0.1", *argv]) == 0
     (call,) = calls
