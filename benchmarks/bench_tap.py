@@ -9,7 +9,7 @@ the bodies); wrk is pinned to the last CPU with taskset so it takes little from 
 servers. Printed:
 
 1. at 1 and 32 clients: req/s, p99, the server's CPU a request (from /proc), and the
-   ratios of issue 26: Referee/bare throughput at 32 clients, 32 clients/1 client,
+   ratios: Referee/bare throughput at 32 clients, 32 clients/1 client,
    p99 against bare's, CPU a tap against a bare request's;
 2. the profile of one tap by area and its top functions (benchmarks/tap_profile.py);
 3. one core: the server pinned to CPU 0 (a phone's or small board's one core; wrk on
@@ -176,7 +176,7 @@ def main() -> None:
         cpu_ms[key] = 1000 * med(cpu[key])
         print(f"{key[1]:>7} {key[0]:<9}{rate[key]:>8.0f}{med(r['p50'] for r in runs[key]):>9.2f}"
               f"{p99[key]:>9.2f}{cpu_ms[key]:>9.3f}")
-    print("issue 26, point 3 (goals in brackets):")
+    print("Throughput and p99 (goals in brackets):")
     ratios = (("32 clients, Referee / bare throughput", rate["referee", 32] / rate["bare", 32],
                ">= 0.5"),
               ("Referee, 32 clients / 1 client rate", rate["referee", 32] / rate["referee", 1],
@@ -184,7 +184,7 @@ def main() -> None:
               ("32 clients, Referee / bare p99", p99["referee", 32] / p99["bare", 32], "<= 2"))
     for label, value, goal in ratios:
         print(f"  {label:<40}{value:.2f}  [{goal}]")
-    print("issue 26, point 2: server CPU a tap / a bare request's")
+    print("Server CPU a tap / a bare request's")
     for clients, goal in ((1, 1.4), (32, 2.0)):
         label = f"{clients} client{'s' if clients > 1 else ''}"
         print(f"  {label:<40}{cpu_ms['referee', clients] / cpu_ms['bare', clients]:.2f}"
@@ -199,7 +199,7 @@ def main() -> None:
             print(f"  {clients:>2} clients: " + "; ".join(parts))
 
     if not args.skip_profile:
-        print("issue 26, point 1: the profile of one tap (in process, CPU time)")
+        print("The profile of one tap (in process, CPU time)")
         print("\n".join("  " + line for line in report(demo_event(tempfile.mkdtemp(
             prefix="referee-profile-")), args.taps, 12)))
 
@@ -207,7 +207,7 @@ def main() -> None:
         one, _ = measure(demo_event(tempfile.mkdtemp(prefix="referee-core-")), [1, 8],
                          args.rounds, args.seconds, args.threads, "0", load_cpus, script,
                          bare=False)
-        print("issue 26, point 4: the server pinned to one core (CPU 0), wrk on another")
+        print("One core: the server pinned to CPU 0, wrk on another")
         for clients in (1, 8):
             r = one["referee", clients]
             print(f"  {clients} client{'s' if clients > 1 else ' '}: "

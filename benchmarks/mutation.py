@@ -1,4 +1,4 @@
-"""Mutation score of each pure rules package, against that package's own rules tests (issue 27).
+"""Mutation score of each pure rules package, against that package's own rules tests.
 
 For each package the script copies the working tree (referee, tests, templates, static,
 printables, pyproject.toml; uncommitted changes count) into build/mutation/<package>/,

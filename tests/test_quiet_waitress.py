@@ -1,5 +1,5 @@
 """referee.quiet_waitress: waitress whose loop does not spin while a request's answer is sent
-(issue 26), and which still delivers every answer, small or streamed."""
+and which still delivers every answer, small or streamed."""
 
 from __future__ import annotations
 
@@ -41,13 +41,13 @@ def _get(server, path: str) -> bytes:
     return body
 
 
-def test_issue26_the_server_answers_small_and_streamed_answers_whole(server):
+def test_the_server_answers_small_and_streamed_answers_whole(server):
     assert _get(server, "/") == b"tap"
     # 16 MB, sent while the request runs: the worker sends, the loop finishes the rest
     assert len(_get(server, "/?big=256")) == 256 * 65536
 
 
-def test_issue26_a_running_request_does_not_ask_the_loop_to_write(server):
+def test_a_running_request_does_not_ask_the_loop_to_write(server):
     ours, theirs = socket.socketpair()
     try:
         channel = quiet_waitress.QuietChannel(server, ours, ("127.0.0.1", 1), server.adj,
@@ -69,7 +69,7 @@ def test_issue26_a_running_request_does_not_ask_the_loop_to_write(server):
         theirs.close()
 
 
-def test_issue26_referee_serve_hands_out_quiet_connections(server):
+def test_referee_serve_hands_out_quiet_connections(server):
     conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
     conn.request("GET", "/")
     conn.getresponse().read()  # kept alive: its channel is in the server's map

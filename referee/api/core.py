@@ -63,8 +63,8 @@ _URL_SAFE = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def _passport_path(token: str) -> str:
-    """``url_for("passport.sheet", token=token)``, built once per script root (issue 26:
-    a twentieth of a tap): a token as made (URL-safe) is only appended."""
+    """``url_for("passport.sheet", token=token)``, built once per script root (a
+    twentieth of a tap): a token as made (URL-safe) is only appended."""
     if not _URL_SAFE.fullmatch(token):
         return url_for("passport.sheet", token=token)
     known = current_app.extensions.setdefault("referee.passport_paths", {})

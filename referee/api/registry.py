@@ -105,7 +105,7 @@ class ApiBlueprint(Blueprint):
         ``load_late``: the view reads the object in its own transaction and refuses one
         that is not there, so ``load`` runs only when the call is refused (a body that
         does not read, a rule): the answer is the same 404, and a tap reads its player
-        once (issue 26)."""
+        once."""
 
         def decorate(view: Callable) -> Callable:
             for path, name, deprecated in ((rule, view.__name__, False),

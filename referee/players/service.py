@@ -93,7 +93,7 @@ def create_many(db: Database, referee_id: int | None, cleaned: list[dict],
 def create_in_write(db: Database, referee_id: int | None, cleaned: list[dict],
                     reason: str = "", kind: str = "create") -> list[dict]:
     """Register already-cleaned players inside a write already open; a player may carry
-    the JoinRPG character it came from (``joinrpg_id``, issue 25)."""
+    the JoinRPG character it came from (``joinrpg_id``)."""
     created = []
     for fields in cleaned:
         at = now()

@@ -1,4 +1,4 @@
-"""Text the database can keep: no NUL, no lone surrogate (issue 22, point 7).
+"""Text the database can keep: no NUL, no lone surrogate.
 
 SQLite keeps text as UTF-8. A lone UTF-16 surrogate (JSON's ``"\\udfff"``) has no UTF-8
 form at all: writing one crashed deep inside an insert. A NUL is UTF-8, but it ends a

@@ -41,7 +41,7 @@ def record(
 
 
 # An undo row carries what it took back (``undid``: the undone event's kind, changes,
-# time and referee), so a history names it in words, never by its id (issue 22).
+# time and referee), so a history names it in words, never by its id.
 _SELECT = """
 SELECT e.id, e.at, e.kind, e.changes, e.reason, e.note, e.undoes, e.player_id, e.referee_id,
        r.name AS referee, p.character AS character,

@@ -247,7 +247,7 @@ def apply_event(db: Database, part: dict, force: bool = False) -> int:
 _NUMBERED = ", ".join(EVENT_COLUMNS := ("at", "referee_id", "player_id", "kind", "changes",
                                           "reason", "undoes", "note", "tap"))
 # A database that is no station numbers its events as SQLite numbers rows (the largest
-# + 1), in the INSERT itself, with the order that number gives (issue 26: one statement).
+# + 1), in the INSERT itself, with the order that number gives (one statement).
 _NUMBER_EVENT = (
     f"INSERT INTO events (id, ord, {_NUMBERED}) SELECT n, '0|' || printf('%012d', n), "
     f"{', '.join('?' * len(EVENT_COLUMNS))} FROM (SELECT coalesce(max(id), 0) + 1 AS n "

@@ -264,7 +264,7 @@ CONFIG_TABLES = ("referees", "api_tokens", "settings")
 
 @migrations()
 def m018_config_tally(db: Database) -> None:
-    """A count that moves whenever an account, an API token or a setting changes (issue 26),
+    """A count that moves whenever an account, an API token or a setting changes,
     kept by triggers, so by any writer (another process, a station's merge, a rewind):
     what a tap reads of them (its token's account, the public URL) is kept in memory and
     read again only once the count moved. One primary-key read instead of a join and a

@@ -130,7 +130,7 @@ def public_base() -> str:
 
 @functools.lru_cache(maxsize=64)
 def _host_url(scheme: str, host: str) -> str:
-    """``request.host_url``, worked out once for each host a phone names (issue 26: on
+    """``request.host_url``, worked out once for each host a phone names (on
     every tap, for its passport URL, it was a twentieth of the tap's time)."""
     return get_current_url(scheme, host)
 

@@ -128,7 +128,7 @@ def set_headers(response):
     """Security headers on every answer."""
     headers = response.headers
     # The names there are read once: each lookup or set would walk the list again (a
-    # twelfth of a tap, issue 26); an absent header is appended, as setting it would.
+    # twelfth of a tap); an absent header is appended, as setting it would.
     have = {name.lower() for name, _ in headers.items()}
     if "content-security-policy" not in have:
         headers.add("Content-Security-Policy", CSP)

@@ -37,7 +37,7 @@ def path_names_nothing(values: dict | None) -> bool:
 
 def _all_storable_fast() -> bool:
     """Whether a request surely brings nothing unstorable, seen in one search over its
-    raw headers and body (issue 26: a tap's headers, read one by one through werkzeug,
+    raw headers and body (a tap's headers, read one by one through werkzeug,
     were a sixth of its time). Whatever might hold a NUL or a lone surrogate once decoded
     goes to the full walk below, which names where: a query string or a cookie (both
     decoded from escapes), a form or an upload, a JSON body with a ``\\u0000`` or

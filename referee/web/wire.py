@@ -54,7 +54,7 @@ def compress(response):
     body = response.response
     if (type(body) is list and len(body) == 1 and type(body[0]) is bytes
             and len(body[0]) < MIN_SIZE and not response.direct_passthrough):
-        return response  # a tap's answer: small, whatever else it is (issue 26)
+        return response  # a tap's answer: small, whatever else it is
     if (response.direct_passthrough or response.is_streamed
             or response.status_code == 206 or "Content-Range" in response.headers
             or "Content-Encoding" in response.headers

@@ -1,4 +1,4 @@
-"""Issue 26: a tap's token and the public URL of its answer come from memory while no
+"""A tap's token and the public URL of its answer come from memory while no
 account, token or setting changed (store.migrations.m018_config_tally). Each case uses
 the token first, so that it is remembered, then changes what it hangs on: the very next
 call must see the change, whoever made it (the app, another process's plain SQL)."""

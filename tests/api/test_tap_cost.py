@@ -1,4 +1,4 @@
-"""Issue 26: a tap reads and writes what it must and no more, with the same answers."""
+"""A tap reads and writes what it must and no more, with the same answers."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Every pure rules package has rules tests of its own, and the mutation runner measures it
-(issue 27).
+"""Every pure rules package has rules tests of its own, and the mutation runner measures it.
 
 Not named test_rules*: the runner selects those files for mutmut in a copy of the tree
 that holds no benchmarks/, and this test is about the layout, not about a rule.

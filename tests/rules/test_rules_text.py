@@ -1,4 +1,4 @@
-"""Text the database can keep: NUL and lone surrogates are refused, and named (issue 22)."""
+"""Text the database can keep: NUL and lone surrogates are refused, and named."""
 
 from __future__ import annotations
 
