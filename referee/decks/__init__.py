@@ -42,8 +42,8 @@ from referee.rules import N_, RuleError
 
 DECKS_DIR = assets.folder("printables") / "decks"
 ENV = "REFEREE_DECKS"
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")  # fullmatch, as _COLOUR
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 _DECK_KEYS = {"name", "kind", "title_en", "title_ru", "back"}
 _BACK_KEYS = {"colour", "text"}
 DEFAULT_BACK = "#2b3a55"
@@ -157,7 +157,7 @@ def _deck_table(data: dict, path: Path, where: Locator) -> dict:
                         N_("[deck]: name %(value)s must equal the file name %(file)s "
                            "(rename the file or the deck)"),
                         value=repr(deck["name"]), file=repr(path.stem))
-    if not _NAME.match(path.stem):
+    if not _NAME.fullmatch(path.stem):
         raise DeckError(path, where.deck_key("name"),
                         N_("[deck]: name %(value)s must be lowercase letters, digits, - or _"),
                         value=repr(path.stem))
@@ -180,7 +180,7 @@ def _back(deck: dict, path: Path, where: Locator) -> Back:
                             N_("[deck.back]: unknown key %(value)s; use colour and text"),
                             value=repr(key))
     colour = back.get("colour", DEFAULT_BACK)
-    if not isinstance(colour, str) or not _COLOUR.match(colour):
+    if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
         raise DeckError(path, where.deck_key("back.colour"),
                         N_("[deck.back]: colour must be written like \"#2b3a55\", not "
                            "%(value)s"), value=repr(colour))

@@ -22,7 +22,7 @@ from referee.rules import N_, RuleError
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, Card, parse_suit
 
 MAX_COPIES = 99
-_CODE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,15}$")
+_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}")  # fullmatch: no "\n" after it
 
 RANK_NAMES = {
     "6": ("Six", "Шестёрка"), "7": ("Seven", "Семёрка"), "8": ("Eight", "Восьмёрка"),
@@ -231,7 +231,7 @@ def check_code(index: int, d: object) -> str:
     if code is None:
         raise Problem(N_("card %(number)s: code is missing; add a short code such as M07"),
                       "code", number=index + 1)
-    if not isinstance(code, str) or not _CODE.match(code):
+    if not isinstance(code, str) or not _CODE.fullmatch(code):
         raise Problem(N_("card %(number)s: code %(value)s is not valid: use 1–16 letters, "
                          "digits, - or _, starting with a letter or digit (e.g. M07)"), "code",
                       number=index + 1, value=repr(code))

@@ -267,6 +267,11 @@ BAD += [
      8, "must be QS"),
     ("bad-code", PLAYING_HEAD + '[[cards]]\ncode = "a b"\nrank = "Q"\nsuit = "S"\n', 8,
      "code 'a b' is not valid"),
+    # A code or colour that ends with a line break is refused, not read as without it.
+    ("code-ends-with-newline", PLAYING_HEAD + '[[cards]]\ncode = "QS\\n"\nrank = "Q"\n'
+     'suit = "S"\n', 8, "code 'QS\\n' is not valid"),
+    ("colour-ends-with-newline", CASTLE_HEAD + '\n[deck.back]\ncolour = "#112233\\n"\n', 8,
+     "colour must be written like"),
     ("missing-code", PLAYING_HEAD + '[[cards]]\nrank = "Q"\nsuit = "S"\n', 7,
      "card 1: code is missing"),
     ("berserk-strike", PLAYING_HEAD.replace("playing", "berserk")
