@@ -105,7 +105,7 @@ def test_read_and_tap_offline_then_each_tap_lands_once_and_a_broken_bound_is_hel
         sign_in(page, live_server)
         page.goto(f"{live_server}/players/{hale['id']}")
     page.wait_for_selector("main[data-live]")
-    page.wait_for_function("() => document.getElementById('pending').hidden")
+    page.wait_for_function("() => document.getElementById('pending').dataset.count === '0'")
     hp, chance = db.execute("SELECT hp, chance FROM players WHERE id = ?",
                             [hale["id"]]).fetchone()
     assert (hp, chance) == (1, 0)
@@ -115,7 +115,7 @@ def test_read_and_tap_offline_then_each_tap_lands_once_and_a_broken_bound_is_hel
     assert not page.locator("#pending").is_visible()  # nothing waits: nothing shown
     # Sending again (a reload) applies nothing twice.
     page.reload()
-    page.wait_for_function("() => document.getElementById('pending').hidden")
+    page.wait_for_function("() => document.getElementById('pending').dataset.count === '0'")
     assert db.execute("SELECT hp FROM players WHERE id = ?", [hale["id"]]).fetchone()[0] == 1
     context.close()
 
@@ -203,7 +203,8 @@ def test_a_damaged_entry_is_shown_and_discarded_and_a_failing_station_loses_noth
     assert page.evaluate(COUNT) == 1
     # Now the sound one goes, once.
     page.goto(f"{live_server}/players/{hale['id']}")
-    page.wait_for_function("() => document.getElementById('pending').hidden")
+    # Counted empty once the station has answered (the button is hidden from the start).
+    page.wait_for_function("() => document.getElementById('pending').dataset.count === '0'")
     assert db.execute("SELECT hp FROM players WHERE id = ?", [hale["id"]]).fetchone()[0] == 2
     context.close()
 
