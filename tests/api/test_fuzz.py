@@ -34,7 +34,7 @@ from tests.api.conftest import path_ids
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_schema_conformance]
-EXAMPLES = 15  # per operation: with the walk of test_conformance.py, ~20 s of CPU in all
+EXAMPLES = 10  # per operation: with the walk of test_conformance.py, ~15 s of CPU in all
 # Each token request checks a password hash, slow by design: a few tries say enough.
 FEWER = {("post", "/api/v1/token"): 3}
 # Schemathesis leaves out the document's own operation; the walk in test_conformance.py

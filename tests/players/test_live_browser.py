@@ -23,7 +23,7 @@ def hp_of(page, player_id: int) -> str:
         "el => el.firstChild.textContent.trim()")
 
 
-@pytest.mark.parametrize(("size", "scheme", "locale", "said"), SIZES)
+@pytest.mark.parametrize(("size", "scheme", "locale", "said"), SIZES[1:])  # Russian, dark, 360
 def test_another_referees_tap_shows_on_an_open_sheet_with_who_made_it(
         phone_of, live_server, db, size, scheme, locale, said):
     hale = service.create(db, None, {"character": "Corporal Hale", "hp_max": 3,
