@@ -47,7 +47,8 @@ def shown(page, player_id: int, stat: str) -> str:
         "el => el.firstChild.textContent.trim()")
 
 
-@pytest.mark.parametrize(("size", "scheme", "locale", "send_label"), CASES)
+# Once, in Russian on the small phone; the damaged-entry test below runs in English.
+@pytest.mark.parametrize(("size", "scheme", "locale", "send_label"), CASES[1:])
 def test_read_and_tap_offline_then_each_tap_lands_once_and_a_broken_bound_is_held(
         browser, live_server, db, tmp_path, size, scheme, locale, send_label):
     hale = service.create(db, None, {"character": "Corporal Hale", "player": "Ivan",

@@ -31,7 +31,7 @@ VALUES = st.one_of(st.sampled_from(NASTY), st.sampled_from(NASTY),
 # Any of the fields, each with a value or left out: whatever field a route reads, it gets
 # something odd in most examples.
 FORMS = st.fixed_dictionaries({}, optional={name: VALUES for name in FIELDS})
-EXAMPLES_PER_ROUTE = 8
+EXAMPLES_PER_ROUTE = 5
 
 
 def form_routes(app) -> list[tuple[str, str]]:
