@@ -12,11 +12,14 @@ class _Flask(Flask):
     """Flask, answering once per hook or view whether it is a coroutine function: Flask
     asks on every request (inspect), about 9 questions a tap whose answers never change."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._sync_answers: dict = {}  # this app's own: gone with the app
+
     def ensure_sync(self, func):
-        answers = self.__dict__.setdefault("_sync_answers", {})  # this app's, gone with it
-        if func not in answers:
-            answers[func] = super().ensure_sync(func)
-        return answers[func]
+        if func not in self._sync_answers:
+            self._sync_answers[func] = super().ensure_sync(func)
+        return self._sync_answers[func]
 
 
 def create_app(test_config: dict | None = None) -> Flask:
