@@ -69,12 +69,18 @@ def _phrase(needle: str) -> str:
     return '"' + needle.replace('"', '""') + '"'
 
 
+def _trigrams(needle: str) -> bool:
+    """Whether the trigram index can look for needle: three characters or more, and no
+    NUL, which FTS5 reads as the end of its query (a stored name never holds one)."""
+    return len(needle) >= 3 and "\x00" not in needle
+
+
 def count(db: Database, q: str = "") -> int:
     """How many players match q (all of them for an empty q)."""
     needle = _needle(q)
     if not needle:
         return db.execute("SELECT count(*) FROM players").fetchone()[0]
-    if len(needle) >= 3:
+    if _trigrams(needle):
         return db.execute("SELECT count(*) FROM players_search WHERE players_search "
                           "MATCH ?", [_phrase(needle)]).fetchone()[0]
     return db.execute("SELECT count(*) FROM players WHERE instr(search_key, ?)",
@@ -97,7 +103,7 @@ def search(db: Database, q: str = "", limit: int = 500, after: int | None = None
     if needle and matches is not None and matches > _MANY:  # a page is found at once in list order
         source = " FROM players p INDEXED BY players_by_name WHERE instr(p.search_key, ?)"
         params = [needle]
-    elif len(needle) >= 3:
+    elif _trigrams(needle):
         source, params = " FROM players p" + _INDEXED, [_phrase(needle)]
     elif needle:  # too short for trigrams: the folded names, read from their own index
         source = (" FROM players p WHERE p.id IN (SELECT id FROM players "

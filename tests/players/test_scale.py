@@ -118,6 +118,16 @@ def test_search_finds_what_casefold_finds_in_name_order(db, names, query):
                      if r["id"] in set(expected)]
 
 
+def test_a_search_holding_a_nul_finds_nothing_and_never_fails(db):
+    """FTS5 reads a NUL as the end of its query; such a search goes by the folded
+    names instead, where no name matches (a stored name never holds one)."""
+    service.create(db, None, {"character": "Вера 00", "hp_max": 3, "chance_max": 1,
+                              "cartridges": 0, "suit": "H"})
+    assert players.count(db, "00\x00") == 0
+    assert players.search(db, "00\x00") == []
+    assert [r["character"] for r in players.search(db, "ра 00")] == ["Вера 00"]
+
+
 def test_the_api_pages_players_through_a_cursor(api, db):
     made = many_players(db, 130)
     first = api("get", "/api/v1/players?limit=50")
