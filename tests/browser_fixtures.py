@@ -67,6 +67,41 @@ def phone(phone_of):
     return phone_of()
 
 
+def sign_in_through_the_form(page, base: str, name: str = "ref",
+                             password: str = "ref-password") -> None:
+    """Sign in as a referee would: the login page, its form, then the list of players."""
+    page.goto(base + "/login")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(base + "/")
+
+
+def sign_in(page, base: str, name: str = "ref", password: str = "ref-password",
+            to: str | None = "/") -> None:
+    """Sign the page's browser in, then open ``to`` (None: stay where it is).
+
+    The sign-in goes through the live server's own login form over HTTP, and the page
+    is handed the session cookie it answers with: the form's own two pages in Chromium
+    (tested by sign_in_through_the_form's callers) would cost each test two page loads.
+    """
+    import re
+
+    import requests
+
+    http = requests.Session()
+    form = http.get(base + "/login", timeout=10).text
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form)
+    assert token, "the login page has no CSRF token"
+    answer = http.post(base + "/login", allow_redirects=False, timeout=10, data={
+        "name": name, "password": password, "csrf_token": token.group(1)})
+    assert answer.status_code == 303, answer.text
+    page.context.add_cookies([{"name": c.name, "value": c.value or "", "url": base}
+                              for c in http.cookies])
+    if to is not None:
+        page.goto(base + to)
+
+
 def shoot(page, name: str, full_page: bool = False) -> None:
     """A screenshot to look at, when REFEREE_SCREENSHOTS names a folder."""
     folder = os.environ.get("REFEREE_SCREENSHOTS")

@@ -3,14 +3,7 @@
 from __future__ import annotations
 
 from referee.players import service
-
-
-def sign_in(page, base, name="ref", password="ref-password"):
-    page.goto(base + "/login")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(base + "/")
+from tests.browser_fixtures import sign_in, sign_in_through_the_form
 
 
 def test_tap_minus_hp_three_times_and_undo_once(phone, live_server, db):
@@ -19,7 +12,7 @@ def test_tap_minus_hp_three_times_and_undo_once(phone, live_server, db):
                                       "suit": "S"})
     service.create(db, None, {"character": "Corporal Hale", "hp_max": 3, "chance_max": 2,
                               "cartridges": 4, "suit": "S"})
-    sign_in(phone, live_server)
+    sign_in_through_the_form(phone, live_server)
 
     # Active search narrows the list without a page load.
     phone.fill("input[type=search]", "дус")
@@ -55,8 +48,7 @@ def test_tap_minus_hp_three_times_and_undo_once(phone, live_server, db):
 def test_refusal_shows_the_rule_on_the_phone(phone, live_server, db):
     row = service.create(db, None, {"character": "Vera", "hp_max": 3, "chance_max": 2,
                                     "cartridges": 0, "suit": "H"})
-    sign_in(phone, live_server)
-    phone.goto(f"{live_server}/players/{row['id']}")
+    sign_in(phone, live_server, to=f"/players/{row['id']}")
     phone.get_by_role("button", name="Cartridges −1").tap()
     alert = phone.locator(f"#player-{row['id']} .alert")
     alert.wait_for()
@@ -83,8 +75,7 @@ def rows_shown(phone, player_id: int) -> list[list]:
 def test_history_follows_taps_and_undos_as_after_a_reload(phone, live_server, db):
     row = service.create(db, None, {"character": "Vera", "hp_max": 5, "chance_max": 1,
                                     "cartridges": 5, "suit": "H"})
-    sign_in(phone, live_server)
-    phone.goto(f"{live_server}/players/{row['id']}")
+    sign_in(phone, live_server, to=f"/players/{row['id']}")
     value = "([sel, v]) => document.querySelector(sel).firstChild.textContent.trim() === v"
     phone.get_by_role("button", name="HP −1").tap()
     phone.wait_for_function(value, arg=[f"#player-{row['id']} output[data-stat=hp]", "4"])
@@ -122,8 +113,7 @@ def test_a_full_history_keeps_the_latest_50_as_taps_come_as_after_a_reload(phone
                                     "cartridges": 5, "suit": "H"})
     for n in range(50):  # with its creation, 51 changes: one more than the sheet shows
         service.adjust(db, None, row["id"], {"cartridges": 1 if n % 2 == 0 else -1})
-    sign_in(phone, live_server)
-    phone.goto(f"{live_server}/players/{row['id']}")
+    sign_in(phone, live_server, to=f"/players/{row['id']}")
     before = rows_shown(phone, row["id"])
     assert len(before) == 50
     phone.get_by_role("button", name="HP −1").tap()

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_fixtures import PHONE, shoot
-from tests.players.test_browser import sign_in
+from tests.browser_fixtures import PHONE, shoot, sign_in
 from tests.players.test_joinrpg import MAP, joinrpg_xlsx
 
 pytestmark = pytest.mark.browser
@@ -21,8 +20,7 @@ pytestmark = pytest.mark.browser
 def test_joinrpg_mapping_step_on_a_phone(phone_of, live_server, db, size, scheme, locale,
                                          imported):
     page = phone_of(size, locale=locale, color_scheme=scheme)
-    sign_in(page, live_server, "org", "org-password")
-    page.goto(f"{live_server}/players/import")
+    sign_in(page, live_server, "org", "org-password", to="/players/import")
     page.set_input_files("input[name=file]", files=[{
         "name": "export.xlsx", "buffer": joinrpg_xlsx(),
         "mimeType": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}])

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.players import service
-from tests.browser_fixtures import PHONE, shoot
-from tests.players.test_browser import sign_in
+from tests.browser_fixtures import PHONE, shoot, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -38,8 +37,7 @@ def open_sheet(phone_of, live_server, db, size, scheme="light", locale="ru-RU"):
                                     "cartridges": 0, "suit": "S", "level": 10})
     db["players"].update(row["id"], {"chance": 0})
     page = phone_of(size, locale=locale, color_scheme=scheme)
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/players/{row['id']}")
+    sign_in(page, live_server, to=f"/players/{row['id']}")
     return page, row
 
 

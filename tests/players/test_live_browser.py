@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.players import service
-from tests.browser_fixtures import shoot
-from tests.players.test_browser import sign_in
+from tests.browser_fixtures import shoot, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -29,15 +28,13 @@ def test_another_referees_tap_shows_on_an_open_sheet_with_who_made_it(
     hale = service.create(db, None, {"character": "Corporal Hale", "hp_max": 3,
                                      "chance_max": 2, "cartridges": 4, "suit": "S"})
     mine = phone_of(size, locale=locale, color_scheme=scheme)
-    sign_in(mine, live_server)
-    mine.goto(f"{live_server}/players/{hale['id']}")
+    sign_in(mine, live_server, to=f"/players/{hale['id']}")
     assert hp_of(mine, hale["id"]) == "3"
     mine.locator("input[name=reason]").first.fill("typed, not sent")
     y = mine.evaluate("window.scrollY")
 
     other = phone_of()
-    sign_in(other, live_server, "org", "org-password")
-    other.goto(f"{live_server}/players/{hale['id']}")
+    sign_in(other, live_server, "org", "org-password", to=f"/players/{hale['id']}")
     other.get_by_role("button", name="HP −1").tap()
     other.wait_for_function(
         "([sel, v]) => document.querySelector(sel).firstChild.textContent.trim() === v",

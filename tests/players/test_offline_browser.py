@@ -8,8 +8,7 @@ import pytest
 
 from referee.players import service
 from referee.store import conflicts
-from tests.browser_fixtures import CHROMIUM_ARGS, shoot
-from tests.players.test_browser import sign_in
+from tests.browser_fixtures import CHROMIUM_ARGS, shoot, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -103,8 +102,7 @@ def test_read_and_tap_offline_then_each_tap_lands_once_and_a_broken_bound_is_hel
     page.wait_for_url(lambda url: "/login" in url or url.endswith(f"/players/{hale['id']}"))
     page.wait_for_load_state()
     if "/login" in page.url:  # the browser forgot its session cookie on closing
-        sign_in(page, live_server)
-        page.goto(f"{live_server}/players/{hale['id']}")
+        sign_in(page, live_server, to=f"/players/{hale['id']}")
     page.wait_for_selector("main[data-live]")
     page.wait_for_function("() => document.getElementById('pending').dataset.count === '0'")
     hp, chance = db.execute("SELECT hp, chance FROM players WHERE id = ?",

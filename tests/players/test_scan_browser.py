@@ -14,7 +14,7 @@ from referee.players import service
 from referee.printing import passports_pdf
 from referee.printing.readback import page_images
 from referee.store import players
-from tests.browser_fixtures import CHROMIUM_ARGS, chromium_path, shoot
+from tests.browser_fixtures import CHROMIUM_ARGS, chromium_path, shoot, sign_in
 
 PUBLIC = "http://192.168.1.10:8080"  # the printed address: not the one the phone opens
 FRAME = (640, 480)
@@ -81,14 +81,6 @@ def camera(browser, tmp_path):
         own.close()
 
 
-def sign_in(page, base):
-    page.goto(base + "/login")
-    page.fill("input[name=name]", "ref")
-    page.fill("input[name=password]", "ref-password")
-    page.click("button[type=submit]")
-    page.wait_for_url(base + "/")
-
-
 class Requests:
     """Every address the page asks for."""
 
@@ -128,9 +120,8 @@ def test_the_top_bar_scan_lands_on_the_scanned_players_sheet(camera, live_server
     player = make_player(db)
     page = camera(passport_picture(player), size, scheme, locale)
     seen = Requests(page)
-    sign_in(page, live_server)
-    page.goto(live_server + "/games")
-    assert seen.decoder() == []  # two pages in: nothing of the decoder yet
+    sign_in(page, live_server, to="/games")
+    assert seen.decoder() == []  # a page in: nothing of the decoder yet
     # Scan joins a top bar that still fits: the language switch is on the screen
     assert page.locator(".top .lang").bounding_box()["x"] + 30 <= size["width"]
     assert page.evaluate("document.documentElement.scrollWidth") == size["width"]
@@ -151,8 +142,7 @@ def test_D4_a_duel_slot_scan_fills_the_slot(camera, live_server, db, size, schem
     b = make_player(db, "Brigadier B")
     page = camera(passport_picture(a), size, scheme, locale)
     seen = Requests(page)
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/duels/new?b={b['id']}")
+    sign_in(page, live_server, to=f"/duels/new?b={b['id']}")
     expect(page.locator("#slot-a h2")).not_to_contain_text("Captain A")
     assert seen.decoder() == []
 
@@ -172,8 +162,7 @@ def test_a_reissued_passport_is_refused_and_nothing_opens(camera, live_server, d
     service.reissue(db, None, player["id"])
     page = camera(picture, size, scheme, locale)
     seen = Requests(page)
-    sign_in(page, live_server)
-    page.goto(live_server + "/duels/new")
+    sign_in(page, live_server, to="/duels/new")
     here = page.url
 
     page.locator("#slot-a [data-scan]").tap()
@@ -231,8 +220,7 @@ def test_a_scan_beside_a_player_picker_picks_the_player(camera, live_server, db,
     other = make_player(db, "Brigadier B")
     player = make_player(db)
     page = camera(passport_picture(player), size, scheme, locale)
-    sign_in(page, live_server)
-    page.goto(live_server + picker.format(other=other["id"]))
+    sign_in(page, live_server, to=picker.format(other=other["id"]))
     page.locator("main [data-scan]").tap()
     if "berserk" in picker:
         # the owner's <select> takes the player, and the builder is drawn again for them

@@ -13,8 +13,7 @@ from referee.games.duel import service as duels
 from referee.games.duel.rules import Play, Round
 from referee.players import service
 from referee.store import players
-from tests.browser_fixtures import PHONE, SMALL, shoot
-from tests.players.test_browser import sign_in
+from tests.browser_fixtures import PHONE, SMALL, shoot, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -70,8 +69,7 @@ def test_a_double_tap_on_undo_never_reaches_another_control(phone_of, live_serve
     service.adjust(db, referee_id(db, "anna"), pid, {"hp": -1})  # anna's change first
     service.adjust(db, referee_id(db, "ref"), pid, {"cartridges": -1})  # then our own
     page = phone_of(size, locale=locale, color_scheme=scheme)
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/players/{pid}")
+    sign_in(page, live_server, to=f"/players/{pid}")
     card = f"#player-{pid}"
     version = players.get(db, pid)["version"]
     controls = page.evaluate(CONTROLS_Y, card)
@@ -133,8 +131,7 @@ def test_D10_after_a_duel_the_sheet_undo_names_the_duel_and_never_heals(phone_of
     assert (wounded["hp"], wounded["status"]) == (0, "heavy_wound")
 
     page = phone_of(size, locale=locale, color_scheme=scheme)
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/players/{b['id']}")
+    sign_in(page, live_server, to=f"/players/{b['id']}")
     latest = page.locator(f"#player-{b['id']} .last")
     shoot(page, f"steady-duel-{combo_id(combo)}-sheet")
     text = latest.inner_text()
@@ -161,8 +158,7 @@ def test_an_undo_in_the_feed_leaves_no_other_undo_under_the_finger(phone_of, liv
                                         "chance_max": 1, "cartridges": 3, "suit": "H"})
         service.adjust(db, ref, row["id"], {"cartridges": -1})
     page = phone_of(size, locale=locale, color_scheme=scheme)
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/events")
+    sign_in(page, live_server, to="/events")
     taps = [e for (e,) in db.execute("SELECT id FROM events WHERE kind = 'adjust' "
                                      "ORDER BY id DESC")]
     second = f"#event-{taps[1]}"

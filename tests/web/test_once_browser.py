@@ -8,8 +8,7 @@ import re
 import pytest
 
 from referee.players import service
-from tests.browser_fixtures import PHONE, shoot
-from tests.players.test_browser import sign_in
+from tests.browser_fixtures import PHONE, shoot, sign_in
 
 pytestmark = pytest.mark.browser
 

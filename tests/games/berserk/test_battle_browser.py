@@ -11,8 +11,7 @@ from playwright.sync_api import expect
 from referee.games import service as games
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
-from tests.browser_fixtures import PHONE, SETTLED, SMALL, CountedScreen, shoot
-from tests.games.berserk.test_browser import sign_in
+from tests.browser_fixtures import PHONE, SETTLED, SMALL, CountedScreen, shoot, sign_in
 from tests.games.berserk.test_field_browser import six_a_side
 
 pytestmark = pytest.mark.browser
@@ -84,8 +83,7 @@ def open_battle(phone_of, live_server, combo, game_id: int):
     size, locale, scheme = combo
     page = phone_of(size, locale=locale, color_scheme=scheme)
     page.on("dialog", lambda dialog: dialog.accept())
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/berserk/{game_id}")
+    sign_in(page, live_server, to=f"/berserk/{game_id}")
     return page
 
 

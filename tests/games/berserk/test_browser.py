@@ -12,14 +12,7 @@ from referee.games.berserk import registered, squads
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from referee.players import service
-
-
-def sign_in(page, base, name="ref", password="ref-password"):
-    page.goto(base + "/login")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(base + "/")
+from tests.browser_fixtures import sign_in
 
 
 def builder_counts(page) -> tuple[str, str, str]:
@@ -146,8 +139,7 @@ def test_B14_register_a_deck_on_a_360px_phone_then_hire_a_squad_from_it(phone_of
     anna = service.create(db, None, {"character": "Anna", "hp_max": 3, "chance_max": 1,
                                      "cartridges": 1, "suit": "H"})
     phone = phone_of({"width": 360, "height": 740})
-    sign_in(phone, live_server)
-    phone.goto(f"{live_server}/berserk/registered-decks/new?player={anna['id']}")
+    sign_in(phone, live_server, to=f"/berserk/registered-decks/new?player={anna['id']}")
     form = phone.locator("#deck-register")
     assert form.get_attribute("data-cards") == "0"
     assert no_sideways_scroll(phone)

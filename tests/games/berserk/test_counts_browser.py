@@ -10,9 +10,8 @@ from playwright.sync_api import expect
 
 from referee.games.berserk import registered
 from referee.players import service as players
-from tests.browser_fixtures import SETTLED, shoot
+from tests.browser_fixtures import SETTLED, shoot, sign_in
 from tests.games.berserk.test_battle_browser import COMBOS
-from tests.games.berserk.test_browser import sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -32,8 +31,7 @@ def anna(db) -> dict:
 def open_page(phone_of, live_server, combo, path: str):
     size, locale, scheme = combo
     page = phone_of(size, locale=locale, color_scheme=scheme)
-    sign_in(page, live_server)
-    page.goto(live_server + path)
+    sign_in(page, live_server, to=path)
     return page
 
 

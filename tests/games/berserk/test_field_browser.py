@@ -11,8 +11,7 @@ from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
 from referee.games.berserk import squads
 from referee.players import service as players
-from tests.browser_fixtures import PHONE, SETTLED, shoot
-from tests.games.berserk.test_browser import sign_in
+from tests.browser_fixtures import PHONE, SETTLED, shoot, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -100,8 +99,7 @@ def test_B11_a_usual_strike_in_four_taps_with_its_result_in_view(phone_of, live_
         assert page.evaluate("scrollY") == 0  # the whole strike, and after it, at the top
         return taps
 
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/berserk/{game_id}")
+    sign_in(page, live_server, to=f"/berserk/{game_id}")
     shoot(page, f"battle-{w}-open")
     # B12: the first player strikes first; its first open creature is chosen.
     assert page.locator("label[data-attacker='a1'] input").is_checked()

@@ -7,15 +7,7 @@ import re
 
 from referee.games.coup import service
 from referee.players import service as player_service
-from tests.browser_fixtures import CountedScreen
-
-
-def sign_in(page, base, name="ref", password="ref-password"):
-    page.goto(base + "/login")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(base + "/")
+from tests.browser_fixtures import CountedScreen, sign_in
 
 
 class Table(CountedScreen):

@@ -8,8 +8,7 @@ import pytest
 
 from referee.games.coup import service as coup
 from referee.players import service as players
-from tests.browser_fixtures import PHONE, shoot
-from tests.players.test_browser import sign_in
+from tests.browser_fixtures import PHONE, shoot, sign_in
 
 SMALL = {"width": 360, "height": 740}
 NAMES = ["Атаманша Дуся Непреклонная", "Boris", "Vera Longname-Petrovskaya", "Gleb",
@@ -103,8 +102,7 @@ def test_C7_C8_a_block_and_challenge_turn_is_answered_without_scrolling(
     a, b, c = ids[:3]
     game_id = coup.create(db, None, ids).id
     page = phone_of(size, locale=locale, color_scheme=scheme)
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/coup/{game_id}")
+    sign_in(page, live_server, to=f"/coup/{game_id}")
     t = Thumb(page, game_id)
     t.version = coup.load(db, game_id).version
     shoot(page, f"coup-{seats}-start-{size['width']}-{scheme}-{locale}")

@@ -9,15 +9,7 @@ import pytest
 from referee.games.duel import service as duels
 from referee.players import service
 from referee.store import players as rows
-from tests.browser_fixtures import PHONE, shoot
-
-
-def sign_in(page, base, name="ref", password="ref-password"):
-    page.goto(base + "/login")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(base + "/")
+from tests.browser_fixtures import PHONE, shoot, sign_in
 
 
 class Taps:
@@ -244,8 +236,7 @@ def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
                                   "cartridges": 2, "suit": "C"})
     duel_id = duels.start(db, None, a["id"], b["id"]).id
     page = phone_of(size)
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/duels/{duel_id}")
+    sign_in(page, live_server, to=f"/duels/{duel_id}")
     thumb = Thumb(page)
     panel = f"#duel-{duel_id}"
     assert page.evaluate(OVERFLOW) <= 0 and page.evaluate(STICKS_OUT, panel) == []
@@ -313,8 +304,7 @@ def test_D6_a_screen_left_behind_answers_409_and_its_notice_floats_over_the_keys
                                   "cartridges": 2, "suit": "C"})
     duel_id = duels.start(db, None, a["id"], b["id"]).id
     phone = phone_of(size, color_scheme=scheme)
-    sign_in(phone, live_server)
-    phone.goto(f"{live_server}/duels/{duel_id}")
+    sign_in(phone, live_server, to=f"/duels/{duel_id}")
     duels.record(db, None, duel_id, Round(Play("10S"), Play("7H")), version=1)  # elsewhere
 
     phone.locator(key("a", "6D")).tap()
@@ -348,8 +338,7 @@ def test_D7_in_russian_a_hand_card_alone_settles_its_side_at_360_dark(phone_of, 
                                   "cartridges": 2, "suit": "C"})
     duel_id = duels.start(db, None, a["id"], b["id"]).id
     page = phone_of({"width": 360, "height": 740}, locale="ru-RU", color_scheme="dark")
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/duels/{duel_id}")
+    sign_in(page, live_server, to=f"/duels/{duel_id}")
     panel = f"#duel-{duel_id}"
     assert "Нажмите по карте за каждого дуэлянта" in page.locator(".preview").inner_text()
     thumb = Thumb(page)

@@ -10,8 +10,8 @@ import pytest
 
 from referee.games.duel import service as duels
 from referee.players import service
-from tests.browser_fixtures import PHONE, shoot
-from tests.games.duel.test_browser import LONG, sign_in
+from tests.browser_fixtures import PHONE, shoot, sign_in
+from tests.games.duel.test_browser import LONG
 
 SMALL = {"width": 360, "height": 740}
 
@@ -49,8 +49,7 @@ def test_D2_D6_card_keys_are_thumb_sized_and_fill_the_row_on_one_screen(
                                   "cartridges": 2, "suit": "C"})
     duel_id = duels.start(db, None, a["id"], b["id"]).id
     page = phone_of(size, locale=locale, color_scheme=scheme)
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/duels/{duel_id}")
+    sign_in(page, live_server, to=f"/duels/{duel_id}")
     page.wait_for_selector(f"#duel-{duel_id}[data-version='1']")
     shoot(page, f"duel-keys-{size['width']}-{scheme}-{locale}")
 

@@ -10,15 +10,7 @@ from playwright.sync_api import expect
 from referee.games.underworld import service as underworld
 from referee.players import service
 from referee.store import players as rows
-from tests.browser_fixtures import CountedScreen
-
-
-def sign_in(page, base, name="ref", password="ref-password"):
-    page.goto(base + "/login")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(base + "/")
+from tests.browser_fixtures import CountedScreen, sign_in
 
 
 class Table(CountedScreen):

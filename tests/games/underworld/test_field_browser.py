@@ -9,8 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from referee.store import players as rows
-from tests.browser_fixtures import PHONE, CountedScreen, shoot
-from tests.games.underworld.test_browser import sign_in
+from tests.browser_fixtures import PHONE, CountedScreen, shoot, sign_in
 from tests.games.underworld.test_service import pid, seat, start
 
 pytestmark = pytest.mark.browser
@@ -61,8 +60,7 @@ def test_U5_U7_U10_U12_an_underworld_turn_with_the_latest_step_always_in_view(ph
     game = start(db, [a, b], [["I01", "I09", "S03", "M05"], ["I02", "I07", "M04", "M03"]],
                  passport=True)
     page = phone_of(size)
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/underworld/{game.id}")
+    sign_in(page, live_server, to=f"/underworld/{game.id}")
     t, w = Turn(page, game.id), size["width"]
     assert t.place("")["sideways"] <= 0
     # U10: the inventory is open while it holds cards to play: two in a row, no reopening

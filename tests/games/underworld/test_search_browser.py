@@ -8,8 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from referee.games.underworld import service as underworld
-from tests.browser_fixtures import PHONE, SETTLED, SMALL, shoot
-from tests.games.underworld.test_browser import sign_in
+from tests.browser_fixtures import PHONE, SETTLED, SMALL, shoot, sign_in
 from tests.games.underworld.test_service import seat, start
 
 pytestmark = pytest.mark.browser
@@ -30,8 +29,7 @@ def test_U5_enter_in_the_castle_search_draws_the_one_card_it_finds(phone_of, liv
     a, b = seat(db, "Anna"), seat(db, "Boris")
     game = start(db, [a, b], [["I01", "I09", "S03", "M05"], ["I02", "I07", "M04", "M03"]])
     page = phone_of(size, locale=locale, color_scheme=scheme)
-    sign_in(page, live_server)
-    page.goto(f"{live_server}/underworld/{game.id}")
+    sign_in(page, live_server, to=f"/underworld/{game.id}")
     screen = page.locator(f"#underworld-{game.id}")
     search = page.locator(f"#underworld-{game.id} input[name=q]")
 
