@@ -96,6 +96,18 @@ class GameRules(Answer):
         "as recorded; the game cannot go on until they are undone"))
 
 
+class GameAnswer(Answer):
+    """What every game's whole answer holds besides its own state: its id, the name it
+    goes by, the reading of the rules it is read under, and when it was made and last
+    changed."""
+
+    id: int
+    name: GameName
+    rules: GameRules = Field(None, description="Not in lists: GET the game")
+    created_at: datetime = None
+    updated_at: datetime = None
+
+
 class Body(BaseModel):
     """A request body; ``read`` checks a decoded JSON value against it."""
 

@@ -4,7 +4,9 @@ Each game's folder exports one :class:`Manifest` (``referee/games/<game>/manifes
 GAME``) and :mod:`referee.games.registry` lists them. The app factory registers the
 blueprints it names, the hub shows its entry, games.names says its games' names, the
 lists offer its filters, decks/ reads its deck kinds, printing/ draws its card faces and
-store/ replicates its tables, all from here; nothing registers itself on import.
+store/ replicates its tables, all from here; nothing registers itself on import. A game
+laid out as the app's own are (a ``web`` and an ``api`` module, its list's and screen's
+endpoints named alike) states only what is its own through :meth:`Manifest.laid_out`.
 
 A manifest is plain data, below the web layer: the store and the printers read it. What
 it names of the web (blueprints, the player's panel) or of the printers (card faces) is
@@ -85,6 +87,25 @@ class Manifest:
     panel: Ref | None = None
     decks: tuple[DeckKind, ...] = ()
     tables: tuple[Table, ...] = ()
+
+    @classmethod
+    def laid_out(cls, module: str, kind: GameKind, *, web: str, name: str, blurb: str,
+                 arg: str = "game_id", more: tuple[str, ...] = (),
+                 lists: Mapping[str, str] | None = None, panel: str | None = "web:player_panel",
+                 decks: tuple[DeckKind, ...] = (), tables: tuple[Table, ...] = ()) -> Manifest:
+        """A game laid out as the app's own are, in the package of ``module`` (its
+        manifest's ``__name__``): the blueprint ``web`` (``<package>.web:bp``) lists the
+        games at ``<web>.index`` and shows one at ``<web>.show`` by ``arg``, and its list
+        filters by the kind; ``<package>.api:bp`` is the API; ``more`` are blueprints
+        registered between the two and ``panel`` the player's panel, each
+        ``"module:name"`` within the package; ``lists``: filters of other lists."""
+        package = module.rpartition(".")[0]
+        return cls(kind=kind, name=name, blurb=blurb, index=f"{web}.index",
+                   screen=(f"{web}.show", arg),
+                   blueprints=tuple(f"{package}.{ref}" for ref in ("web:bp", *more, "api:bp")),
+                   lists={web: kind.name, **(lists or {})},
+                   panel=None if panel is None else f"{package}.{panel}",
+                   decks=decks, tables=tables)
 
     @property
     def key(self) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from sqlite_utils import Database
 
@@ -22,6 +23,8 @@ from referee.players.effects import apply_effect, compensate
 from referee.rules import N_, RuleError
 from referee.store import fold, write
 from referee.store import games as store
+
+S = TypeVar("S")
 
 START = {"type": "start"}  # the stored first step of a kind whose start is a step
 
@@ -91,6 +94,13 @@ class Game:
     @property
     def status(self) -> str:
         return self.row["status"]
+
+    def state_as(self, folded: type[S]) -> S:
+        """The state, of the type its kind folds: a kind whose start is no step never
+        leaves it None."""
+        state = self.state
+        assert isinstance(state, folded)  # the kind's fold makes nothing else
+        return state
 
 
 def _fold_under(kind: GameKind, setup: object, live: list[dict],

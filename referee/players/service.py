@@ -217,22 +217,24 @@ def apply_in_transaction(db: Database, referee_id: int | None, player_id: int, d
                           lambda s: stats.adjust(s, deltas), reason)
 
 
+def _typed(db: Database, referee_id: int | None, player_id: int, kind: str,
+           rule: Callable[[stats.Sheet, dict], stats.Sheet], values: dict, reason: str) -> dict:
+    """A change of the stats a referee typed, by ``rule``; refused when it names none."""
+    if not values:
+        raise RuleError(None, N_("Say which stat to change."))
+    return change_sheet(db, referee_id, player_id, kind, lambda s: rule(s, values), reason)
+
+
 def adjust(db: Database, referee_id: int | None, player_id: int, deltas: dict,
            reason: str = "") -> dict:
     """One tap: add deltas to stats; all apply or none."""
-    if not deltas:
-        raise RuleError(None, N_("Say which stat to change."))
-    return change_sheet(db, referee_id, player_id, "adjust",
-                        lambda s: stats.adjust(s, deltas), reason)
+    return _typed(db, referee_id, player_id, "adjust", stats.adjust, deltas, reason)
 
 
 def set_exact(db: Database, referee_id: int | None, player_id: int, values: dict,
               reason: str = "") -> dict:
     """Set stats to the values the referee typed."""
-    if not values:
-        raise RuleError(None, N_("Say which stat to change."))
-    return change_sheet(db, referee_id, player_id, "set",
-                        lambda s: stats.set_exact(s, values), reason)
+    return _typed(db, referee_id, player_id, "set", stats.set_exact, values, reason)
 
 
 def heal(db: Database, referee_id: int | None, player_id: int, reason: str = "") -> dict:

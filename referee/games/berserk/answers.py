@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from referee.api.models import Answer, GameName, GameRules
+from referee.api.models import Answer, GameAnswer
 from referee.games.berserk.schemas import Level, Status
 
 
@@ -81,34 +81,45 @@ class BerserkSquadSummary(Answer):
     ok: bool
 
 
-class SquadEdit(Answer):
-    """One save of a squad: who, when and what."""
+class _Save(Answer):
+    """One save of a player's squad or registered deck: who and when."""
 
     version: int
     at: datetime
     referee: str | None
+
+
+class SquadEdit(_Save):
+    """One save of a squad: who, when and what."""
+
     squad: dict[str, Any]
 
 
-class BerserkSquad(Answer):
-    """A saved squad with its counts as they are now."""
+class _Held(Answer):
+    """What a player's saved squad and registered deck both answer. Each declares its
+    own required fields after ``deck``, so the document lists them in that order."""
 
     id: int
     player: int
     character: str = None
     name: str
     deck: str
-    seat: Literal["first", "second"]
-    cards: list[dict[str, Any]] = Field(description="Picks: code, and x for a card of cost X")
-    settings: dict[str, int | bool]
-    version: int = Field(description="Counts the saves")
-    summary: BerserkSquadSummary | None = None
     problems: Annotated[list[BerserkProblem], Field(
         description="Why the counts cannot be made")] = None
     created_at: datetime = None
     created_by: str | None = None
     updated_at: datetime = None
     updated_by: str | None = None
+
+
+class BerserkSquad(_Held):
+    """A saved squad with its counts as they are now."""
+
+    seat: Literal["first", "second"]
+    cards: list[dict[str, Any]] = Field(description="Picks: code, and x for a card of cost X")
+    settings: dict[str, int | bool]
+    version: int = Field(description="Counts the saves")
+    summary: BerserkSquadSummary | None = None
     edits: Annotated[list[SquadEdit], Field(
         description="Every save, newest first (GET of one squad)")] = None
     registered_deck: int | None = Field(None, description="B14: the player's registered "
@@ -142,33 +153,20 @@ class BerserkDeckSummary(Answer):
     ok: bool
 
 
-class DeckEdit(Answer):
+class DeckEdit(_Save):
     """One save of a registered deck: who, when and what."""
 
-    version: int
-    at: datetime
-    referee: str | None
     deck: dict[str, Any]
 
 
-class BerserkRegisteredDeck(Answer):
+class BerserkRegisteredDeck(_Held):
     """A player's registered deck with its counts as they are now (B14)."""
 
-    id: int
-    player: int
-    character: str = None
-    name: str
     deck: str = Field(description="The deck file its cards come from")
     cards: list[dict[str, Any]] = Field(description="code and count of each card held")
     settings: dict[str, int | bool]
     version: int = Field(description="Counts the saves")
     summary: BerserkDeckSummary | None = None
-    problems: Annotated[list[BerserkProblem], Field(
-        description="Why the counts cannot be made")] = None
-    created_at: datetime = None
-    created_by: str | None = None
-    updated_at: datetime = None
-    updated_by: str | None = None
 
 
 class BerserkRegisteredDeckSaves(BerserkRegisteredDeck):
@@ -237,12 +235,9 @@ class BattleState(Answer):
     last_strike: BerserkOutcome | None
 
 
-class BerserkBattle(Answer):
+class BerserkBattle(GameAnswer):
     """A battle: its creatures with their current properties, and its record."""
 
-    id: int
-    name: GameName
-    rules: GameRules = Field(None, description="Not in lists: GET the game")
     version: int
     status: Status
     title: str = None
@@ -250,8 +245,6 @@ class BerserkBattle(Answer):
     squads: dict[Literal["a", "b"], BattleSquad] = None
     state: BattleState
     log: list[BattleLogEntry]
-    created_at: datetime = None
-    updated_at: datetime = None
 
 
 class BerserkBattleStale(BerserkBattle):

@@ -371,8 +371,9 @@ def preview_strike(game_id: int, body: PreviewIn):
     game = found_or_404(service.load, game_id)
     action = service.read_action({"type": "strike", **body.sent("version")})
     assert isinstance(action, berserk.Strike)  # read as a "strike"; else RuleError
-    return jsonify({"version": game.version, "outcomes": [
-        berserk.outcome_to_dict(o) for o in service.outcomes(service.battle_of(game), action)]})
+    outcomes = service.outcomes(game.state_as(berserk.Battle), action)
+    return jsonify({"version": game.version,
+                    "outcomes": [berserk.outcome_to_dict(o) for o in outcomes]})
 
 
 @bp.operation("post", "/battles/<int:game_id>/actions", WRITTEN, body=BattleAction)

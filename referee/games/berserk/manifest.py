@@ -6,19 +6,15 @@ from referee.games.berserk.game import KIND
 from referee.games.manifest import DeckKind, Manifest, Table
 from referee.rules import N_
 
-GAME = Manifest(
-    kind=KIND,
+GAME = Manifest.laid_out(
+    __name__, KIND, web="berserk",
     name=N_("Battle %(n)s"),
     blurb=N_("Berserk-style creatures: squads, properties, strikes from dice."),
-    index="berserk.index",
-    screen=("berserk.show", "game_id"),
-    blueprints=("referee.games.berserk.web:bp", "referee.games.berserk.squads_web:bp",
-                "referee.games.berserk.registered_web:bp", "referee.games.berserk.api:bp"),
-    # the battles' list offers the players seated in one; the squads' and the registered
-    # decks' lists those who own one
-    lists={"berserk": "berserk", "berserk_squads": "berserk_squads",
-           "berserk_decks": "berserk_decks"},
-    panel="referee.games.berserk.view:player_panel",
+    more=("squads_web:bp", "registered_web:bp"),
+    # besides the battles' list (the players seated in one), the squads' and the
+    # registered decks' lists offer those who own one
+    lists={"berserk_squads": "berserk_squads", "berserk_decks": "berserk_decks"},
+    panel="view:player_panel",
     decks=(DeckKind("berserk", "referee.decks.kinds:berserk_card",
                     "referee.printing.berserk_face:draw_berserk"),),
     # saved squads (B12–B13) and registered decks (B14), each with its saves

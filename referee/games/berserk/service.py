@@ -71,13 +71,6 @@ def create(db: Database, referee_id: int | None, squad_a: object, squad_b: objec
     return games.create(db, referee_id, KIND, setup, [r["player_id"] for r in rows], title)
 
 
-def battle_of(game: games.Game) -> Battle:
-    """The battle as it stands: a battle's state (its start is no step: never None)."""
-    state = game.state
-    assert isinstance(state, Battle)  # the Berserk kind folds Battles
-    return state
-
-
 def load(db: Database, game_id: int) -> games.Game | None:
     """A stored battle (None if there is none or it is another game)."""
     return games.load(db, KIND, game_id)

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from referee.api.models import Answer, Body, GameName, GameRules, Versioned
+from referee.api.models import Answer, Body, GameAnswer, GameName, Versioned
 
 PlayerRef = Annotated[str | int, Field(
     description="A seated player's registry id (the engine's player id), as text or number")]
@@ -133,12 +133,9 @@ class CoupState(Answer):
     log: list[dict[str, Any]]
 
 
-class CoupTable(Answer):
+class CoupTable(GameAnswer):
     """A table: the row, the seats' names and the engine's state."""
 
-    id: int
-    name: GameName
-    rules: GameRules = Field(None, description="Not in lists: GET the game")
     version: int = Field(description="Counts the stored steps and undos")
     status: Status
     title: str
@@ -146,8 +143,6 @@ class CoupTable(Answer):
     names: dict[str, str] = Field(description="Engine player id → the character's name")
     record: list[str] = Field(description="The log of the table in the request's language")
     state: CoupState
-    created_at: datetime = None
-    updated_at: datetime = None
 
 
 class CoupTableRow(Answer):

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from referee.api.models import Answer, Body, Checked, GameName, GameRules, Versioned
+from referee.api.models import Body, Checked, GameAnswer, Versioned
 
 Side = Literal["a", "b"]
 
@@ -92,12 +91,9 @@ class DuelSide(BaseModel):
     heavy_wound: bool
 
 
-class Duel(Answer):
+class Duel(GameAnswer):
     """A duel with its rounds and result."""
 
-    id: int
-    name: GameName
-    rules: GameRules = Field(None, description="Not in lists: GET the game")
     version: int = Field(description="Counts the duel's log entries")
     a: int = Field(description="Player id of duelist a")
     b: int = Field(description="Player id of duelist b")
@@ -111,8 +107,6 @@ class Duel(Answer):
     duelists: dict[Side, DuelSide] | None = Field(
         None, description="D14: per side hp/chance before and after, cartridges paid, "
                           "table cards, surrendered cards, heavy wound")
-    created_at: datetime = None
-    updated_at: datetime = None
 
 
 class DuelStale(Duel):

@@ -6,17 +6,12 @@ from referee.games.manifest import DeckKind, Manifest
 from referee.games.underworld.game import KIND
 from referee.rules import N_
 
-GAME = Manifest(
-    kind=KIND,
+GAME = Manifest.laid_out(
+    __name__, KIND, web="underworld",
     name=N_("Castle game %(n)s"),
     blurb=N_("Underworld: levels, monsters, items, classes, help and challenges."),
-    index="underworld.index",
-    screen=("underworld.show", "game_id"),
     # ``old``: the addresses under /castle it had first, sent on to /underworld
-    blueprints=("referee.games.underworld.web:bp", "referee.games.underworld.web:old",
-                "referee.games.underworld.api:bp"),
-    lists={"underworld": "underworld"},
-    panel="referee.games.underworld.web:player_panel",
+    more=("web:old",),
     # U1–U3: the castle deck and the class deck
     decks=(DeckKind("castle", "referee.decks.kinds:castle",
                     "referee.printing.faces:draw_castle", "referee.decks.kinds:castle_problems"),

@@ -35,7 +35,7 @@ class Panels:
 
     def __init__(self, game: games.Game, names: dict[str, str]) -> None:
         self.game = game
-        self.table = service.table_of(game)
+        self.table = game.state_as(service.Table)
         self.state: uw.State = self.table.state
         self.names = names
         self.cards = {c.code: c for c in self.state.cards}

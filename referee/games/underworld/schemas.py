@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, create_model
 
-from referee.api.models import Answer, Body, Checked, Error, GameName, GameRules, Versioned
+from referee.api.models import Answer, Body, Checked, Error, GameAnswer, GameName, Versioned
 from referee.api.schemas import Player
 from referee.games.underworld import rules as uw
 
@@ -170,12 +170,9 @@ class CastleState(Answer):
     cards: list[dict[str, Any]]
 
 
-class CastleGame(Answer):
+class CastleGame(GameAnswer):
     """A castle game: row, seats, setup, state, what is allowed now, and the record."""
 
-    id: int
-    name: GameName
-    rules: GameRules = Field(None, description="Not in lists: GET the game")
     version: int = Field(description="Counts the action rows")
     status: Status
     title: str = None
@@ -187,8 +184,6 @@ class CastleGame(Answer):
     state: CastleState
     record: list[CastleRecordLine] = Field(description="Every action row, newest first")
     actions: list[CastleActionRow] = None
-    created_at: datetime = None
-    updated_at: datetime = None
 
 
 class CastleStale(CastleGame):

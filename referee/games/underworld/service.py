@@ -178,13 +178,6 @@ def create(db: Database, referee_id: int | None, request: dict) -> games.Game:
                         title_of(request))
 
 
-def table_of(game: games.Game) -> Table:
-    """The folded table of an underworld game (its start is no step: never None)."""
-    table = game.state
-    assert isinstance(table, Table)  # the underworld kind folds Tables
-    return table
-
-
 def load(db: Database, game_id: int) -> games.Game | None:
     """An underworld game rebuilt from its actions, or None (also for another kind's id)."""
     return games.load(db, KIND, game_id)

@@ -200,4 +200,4 @@ class Screen(Panels):
 def data(db: Database, game: games.Game) -> Screen:
     """One read of a game, its seats' names included, for its screen (web.py) and its API
     answer (api.py) alike."""
-    return Screen(game, service.names(db, service.table_of(game).seats))
+    return Screen(game, service.names(db, game.state_as(service.Table).seats))

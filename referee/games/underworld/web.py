@@ -62,7 +62,7 @@ def player_panel(db: Database, player_id: int) -> list[dict]:
 
 
 def _names(game: games.Game) -> dict[str, str]:
-    return service.names(get_db(), service.table_of(game).seats)
+    return service.names(get_db(), game.state_as(service.Table).seats)
 
 
 # Reading the forms ----------------------------------------------------------------------
@@ -283,7 +283,7 @@ def act(game_id: int):
             action["code"] = drawn_code(game, request.form["q"])  # Enter in the search
         if isinstance(action.get("card"), str):  # a typed card code: "m7" is M07
             typed = action["card"]
-            action["card"] = next((c.code for c in service.table_of(game).state.cards
+            action["card"] = next((c.code for c in game.state_as(service.Table).state.cards
                                    if service.same_code(c.code, typed)), typed)
         return games.act(get_db(), referee["id"], service.KIND, game_id, action, form_version())
 
