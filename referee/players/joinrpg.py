@@ -57,11 +57,6 @@ NOT_JOINRPG = N_("This is not a JoinRPG character list: it has no «Персон
                  "Export the character list from JoinRPG again.")
 NOT_JSON = N_("This JSON file is not a saved JoinRPG project: it must be an object with "
               "\"fields\" and \"characters\" (see the README).")
-NOT_XLSX = N_("This Excel file cannot be read: save it from JoinRPG again.")
-NO_ID = N_("The character has no JoinRPG id (the second «Персонаж» column, its URL).")
-UNKNOWN_FIELD = N_("There is no field «%(name)s» in this file.")
-UNKNOWN_OURS = N_("%(name)s is not one of our fields (%(ours)s).")
-NOT_TEXT = N_("This file is not UTF-8: export it from JoinRPG again.")
 
 
 @dataclass
@@ -143,7 +138,8 @@ def _csv(data: bytes) -> Export:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise RuleError(None, NOT_TEXT) from None
+        raise RuleError(None, N_("This file is not UTF-8: export it from JoinRPG "
+                                 "again.")) from None
     if "\x00" in text:
         raise RuleError(None, BINARY)
     reader = csv.reader(io.StringIO(text))
@@ -162,7 +158,8 @@ def _xlsx(data: bytes) -> Export:
         sheet = load_workbook(io.BytesIO(data), read_only=True, data_only=True).worksheets[0]
         rows = [list(r) for r in sheet.iter_rows(values_only=True)]
     except (zipfile.BadZipFile, KeyError, ValueError, OSError, IndexError):
-        raise RuleError(None, NOT_XLSX) from None
+        raise RuleError(None, N_("This Excel file cannot be read: save it from JoinRPG "
+                                 "again.")) from None
     if not rows:
         raise RuleError(None, NOT_JOINRPG)
     return _table([_text(h) for h in rows[0]], list(enumerate(rows[1:], start=2)))
@@ -232,9 +229,10 @@ def check_mapping(export: Export, mapping: dict[str, str]) -> None:
     """A RuleError for a mapping that names a field we or the file do not have."""
     for ours, theirs in mapping.items():
         if ours not in OURS:
-            raise RuleError(None, UNKNOWN_OURS, name=ours, ours=", ".join(OURS))
+            raise RuleError(None, N_("%(name)s is not one of our fields (%(ours)s)."),
+                            name=ours, ours=", ".join(OURS))
         if theirs not in export.fields:
-            raise RuleError(None, UNKNOWN_FIELD, name=theirs)
+            raise RuleError(None, N_("There is no field «%(name)s» in this file."), name=theirs)
 
 
 def plan(db: Database, export: Export, mapping: dict[str, str],
@@ -255,7 +253,8 @@ def plan(db: Database, export: Export, mapping: dict[str, str],
             if broken is not None:
                 raise refusal(broken)
             if not char.id or char.id in seen:
-                raise RuleError(None, NO_ID)
+                raise RuleError(None, N_("The character has no JoinRPG id (the second "
+                                         "«Персонаж» column, its URL)."))
             seen.add(char.id)
             row = known.get(char.id)
             if row is None:

@@ -27,13 +27,6 @@ GAME_TABLES = {"games", "game_players", "game_actions"}
 PLAYER_COLUMNS = ("character", "player", "hp", "hp_max", "chance", "chance_max",
                   "cartridges", "level", "status", "suit", "duel_deck", "notes",
                   "passport_token", "wounded_at")
-ALREADY_UNDONE = N_("This change was already undone (on another station, perhaps).")
-GONE = N_("The change this one refers to is not here: it was held as a conflict.")
-NOT_OWNER = N_("This game belongs to the station %(station)s; only it records the game's "
-               "steps (an organizer can hand the game over).")
-CARD_GONE = N_("%(card)s was already surrendered by %(player)s on another station; a "
-               "surrendered card never comes back.")
-NO_PLAYER = N_("No player %(id)s here.")
 CLASH = N_("This row clashes with one already here (%(detail)s).")
 
 
@@ -105,7 +98,9 @@ def _owner_check(db: Database, part: dict, origin: str | None) -> None:
         rows = fetch(db, "SELECT station FROM games WHERE id = ?", [game_id])
         owner = rows[0]["station"] if rows else origin
     if owner and owner != origin:
-        raise RuleError(None, NOT_OWNER, station=station_name(db, owner))
+        raise RuleError(None, N_("This game belongs to the station %(station)s; only it "
+                                 "records the game's steps (an organizer can hand the game "
+                                 "over)."), station=station_name(db, owner))
 
 
 def station_name(db: Database, station_id: str) -> str:
@@ -183,7 +178,9 @@ def rebased(row: dict, part: dict, force: bool = False) -> dict:
         held = _cards(row["duel_deck"])
         for card in sorted(before - after):
             if card not in held and not force:
-                raise RuleError("D1", CARD_GONE, card=card, player=row["character"])
+                raise RuleError("D1", N_("%(card)s was already surrendered by %(player)s on "
+                                         "another station; a surrendered card never comes "
+                                         "back."), card=card, player=row["character"])
         new["duel_deck"] = ",".join(sort_codes(
             {*[c for c in held if c not in before - after], *(after - before)}))
     status = new.get("status", row["status"])
@@ -204,17 +201,19 @@ def apply_event(db: Database, part: dict, force: bool = False) -> int:
     if part.get("undoes") is not None:
         undone = db.conn.execute("SELECT 1 FROM events WHERE undoes = ?", [part["undoes"]])
         if undone.fetchone():
-            raise RuleError(None, ALREADY_UNDONE)
+            raise RuleError(None, N_("This change was already undone (on another station, "
+                                     "perhaps)."))
         if not db.conn.execute("SELECT 1 FROM events WHERE id = ?",
                                [part["undoes"]]).fetchone():
-            raise RuleError(None, GONE)
+            raise RuleError(None, N_("The change this one refers to is not here: it was held "
+                                     "as a conflict."))
     current: dict | None = None
     if part["player"] is not None and part.get("sheet", True):
         current = tx.players.pop(part["player"], None)
         if current is None:
             rows = fetch(db, "SELECT * FROM players WHERE id = ?", [part["player"]])
             if not rows:
-                raise RuleError(None, NO_PLAYER, id=part["player"])
+                raise RuleError(None, N_("No player %(id)s here."), id=part["player"])
             current = rows[0]
         new = rebased(current, part, force)
         changes = {**{k: c for k, c in changes.items() if k not in PLAYER_COLUMNS},

@@ -223,7 +223,9 @@ def test_import_page_lists_a_bad_joinrpg_row_in_russian(organizer, db):
 
 
 def test_a_broken_file_is_refused_in_a_sentence_never_a_crash(db):
-    cases = {b"PK\x03\x04not a workbook": joinrpg.NOT_XLSX, b"[1, 2]": joinrpg.NOT_JSON,
+    cases = {b"PK\x03\x04not a workbook":
+             "This Excel file cannot be read: save it from JoinRPG again.",
+             b"[1, 2]": joinrpg.NOT_JSON,
              json.dumps({"fields": [], "characters": [{"Fields": 5}]}).encode(): None,
              '"Имя","Хиты"\r\n"Вера","3"\r\n'.encode(): joinrpg.NOT_JOINRPG}
     for data, message in cases.items():

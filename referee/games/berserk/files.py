@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 
 from referee.decks import Deck, DeckError, deck_paths, load_file
-from referee.games.berserk.game import NAME, NO_DECK
-from referee.rules import RuleError
+from referee.games.berserk.game import NAME
+from referee.rules import N_, RuleError
 
 
 @functools.lru_cache(maxsize=32)
@@ -36,5 +36,6 @@ def deck(name: object) -> Deck:
     """One Berserk deck; RuleError naming the decks there are."""
     found = decks()
     if not isinstance(name, str) or name not in found:
-        raise RuleError(None, NO_DECK, deck=str(name)[:40], decks=", ".join(found) or "-")
+        raise RuleError(None, N_("There is no Berserk deck named %(deck)s; choose one of "
+                                 "%(decks)s."), deck=str(name)[:40], decks=", ".join(found) or "-")
     return found[name]

@@ -45,30 +45,20 @@ SETTING_LABELS = {
     "deck_max": N_("Cards in a deck at most"),
 }
 
-BAD_NUMBER = N_("%(setting)s must be a whole number from 0 to %(limit)s, not %(value)s.")
-BAD_SWITCH = N_("%(setting)s is either yes or no, not %(value)s.")
 UNKNOWN_SETTING = N_("There is no setting %(setting)s; use one of %(settings)s.")
-DECK_RANGE = N_("A deck of at least %(min)s cards cannot also have at most %(max)s; lower "
-                "the first number or raise the second.")
-TAPPED_RANGE = N_("A medium strike on a tapped target from %(medium)s cannot come after a "
-                  "strong one from %(strong)s; lower the first number.")
 BAD_SETUP = N_("This battle's setup cannot be read (%(detail)s); start the battle again "
                "from two saved squads.")
-EMPTY_SQUAD = N_("The squad of side %(side)s has no cards; add cards to it first.")
-BAD_ACTION = N_("This action cannot be read (%(detail)s); check its fields against the API "
-                "description.")
-NO_DECK = N_("There is no Berserk deck named %(deck)s; choose one of %(decks)s.")
 NO_SQUAD = N_("There is no squad %(id)s; it may have been mistyped. Open the list of squads.")
-SAME_PLAYER = N_("A battle needs the squads of two different players; choose another squad "
-                 "for side B.")
 
 
 def _number(key: str, value: object, strict: bool) -> int:
     if not strict and isinstance(value, str) and (number := whole(value)) is not None:
         value = number
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= SETTING_LIMIT:
-        raise RuleError(SETTING_RULE[key], BAD_NUMBER, setting=key, limit=SETTING_LIMIT,
-                        value=str(value)[:20])
+        raise RuleError(SETTING_RULE[key],
+                        N_("%(setting)s must be a whole number from 0 to %(limit)s, not "
+                           "%(value)s."),
+                        setting=key, limit=SETTING_LIMIT, value=str(value)[:20])
     return value
 
 
@@ -77,7 +67,8 @@ def _switch(key: str, value: object, strict: bool) -> bool:
                                                            "false"):
         return value in ("1", "on", "true")
     if not isinstance(value, bool):
-        raise RuleError(SETTING_RULE[key], BAD_SWITCH, setting=key, value=str(value)[:20])
+        raise RuleError(SETTING_RULE[key], N_("%(setting)s is either yes or no, not %(value)s."),
+                        setting=key, value=str(value)[:20])
     return value
 
 
@@ -101,10 +92,14 @@ def read_settings(values: object, strict: bool = True,
             chosen[key] = _number(key, value, strict)
     settings = Settings(**{**berserk.settings_to_dict(base), **chosen})
     if settings.deck_min > settings.deck_max:
-        raise RuleError("B14", DECK_RANGE, min=settings.deck_min, max=settings.deck_max)
+        raise RuleError("B14", N_("A deck of at least %(min)s cards cannot also have at most "
+                                  "%(max)s; lower the first number or raise the second."),
+                        min=settings.deck_min, max=settings.deck_max)
     if settings.tapped_medium_from > settings.tapped_strong_from:
-        raise RuleError("B11", TAPPED_RANGE, medium=settings.tapped_medium_from,
-                        strong=settings.tapped_strong_from)
+        raise RuleError("B11", N_("A medium strike on a tapped target from %(medium)s cannot "
+                                  "come after a strong one from %(strong)s; lower the first "
+                                  "number."),
+                        medium=settings.tapped_medium_from, strong=settings.tapped_strong_from)
     return settings
 
 
@@ -132,7 +127,8 @@ def start(setup: object) -> Battle:
         except ValueError as err:
             raise RuleError(None, BAD_SETUP, detail=str(err)[:200]) from None
         if not cards:
-            raise RuleError("B12", EMPTY_SQUAD, side=side.upper())
+            raise RuleError("B12", N_("The squad of side %(side)s has no cards; add cards to "
+                                      "it first."), side=side.upper())
         squads.append(cards)
     # B12–B14: the engine checks both squads against these settings, a first, b second.
     return berserk.start(squads[0], squads[1], settings)
@@ -143,7 +139,9 @@ def read_action(d: object) -> berserk.Action:
     try:
         return berserk.action_from_dict(d)
     except (ValueError, TypeError) as err:
-        raise RuleError(None, BAD_ACTION, detail=str(err)[:200]) from None
+        raise RuleError(None, N_("This action cannot be read (%(detail)s); check its fields "
+                                 "against the API description."),
+                        detail=str(err)[:200]) from None
 
 
 def finished(state: Battle) -> bool:

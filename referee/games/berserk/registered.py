@@ -30,14 +30,6 @@ COUNT_LIMIT = 99  # copies of one card a form or request may name, far above any
 
 BAD_CARDS = N_("The cards of a registered deck are a list like {\"code\": \"B01\", "
                "\"count\": 3}, each card once; %(detail)s.")
-BAD_COUNT = N_("The count of %(card)s must be a whole number from 0 to %(limit)s, not "
-               "%(value)s.")
-BAD_NAME = N_("The deck's name must be text of at most %(limit)s characters.")
-ALREADY = N_("%(player)s already has a registered deck (#%(id)s); change that one instead.")
-NO_DECK = N_("There is no registered deck %(id)s; it may have been mistyped. Open the list "
-             "of registered decks.")
-OTHER_FILE = N_("The deck registered for %(player)s is made of %(deck)s cards; build the "
-                "squad from %(deck)s.")
 
 
 # Counts ---------------------------------------------------------------------------------
@@ -45,8 +37,9 @@ OTHER_FILE = N_("The deck registered for %(player)s is made of %(deck)s cards; b
 
 def _count(code: str, raw: object) -> int:
     if (number := bounded(raw, COUNT_LIMIT)) is None:
-        raise RuleError("B14", BAD_COUNT, card=code[:20], limit=COUNT_LIMIT,
-                        value=str(raw)[:20])
+        raise RuleError("B14", N_("The count of %(card)s must be a whole number from 0 to "
+                                  "%(limit)s, not %(value)s."),
+                        card=code[:20], limit=COUNT_LIMIT, value=str(raw)[:20])
     return number
 
 
@@ -99,7 +92,9 @@ def summary(deck: Deck, counts: Mapping[str, int], settings: Settings) -> DeckSu
 # Stored decks ---------------------------------------------------------------------------
 
 
-STORE = Store("berserk_decks", "berserk_deck_edits", "deck", NO_DECK,
+STORE = Store("berserk_decks", "berserk_deck_edits", "deck",
+              N_("There is no registered deck %(id)s; it may have been mistyped. Open the "
+                 "list of registered decks."),
               total=lambda cards: sum(c["count"] for c in cards))
 get, of_player, listing, count, edits = (STORE.get, STORE.of_player, STORE.listing,
                                          STORE.count, STORE.edits)
@@ -108,7 +103,7 @@ get, of_player, listing, count, edits = (STORE.get, STORE.of_player, STORE.listi
 def check(player_id: object, name: object, deck_name: object, counts: Mapping[str, int],
           settings: Settings) -> dict:
     """The deck as it would be stored; RuleError for the first thing wrong with it (B14)."""
-    name = name_of(name, BAD_NAME)
+    name = name_of(name, N_("The deck's name must be text of at most %(limit)s characters."))
     deck = deck_file(deck_name)
     berserk.check_deck(cards_of(deck, counts), settings)
     return {"player_id": player_id, "name": name, "deck": deck.name,
@@ -126,7 +121,9 @@ def save(db: Database, referee_id: int | None, deck_id: int | None, *, player_id
             player_id = old["player_id"]  # a registered deck stays its player's
         player = players.existing(db, player_id)
         if old is None and (mine := of_player(db, player_id)) is not None:
-            raise RuleError(None, ALREADY, player=player["character"], id=mine["id"])
+            raise RuleError(None, N_("%(player)s already has a registered deck (#%(id)s); "
+                                     "change that one instead."),
+                            player=player["character"], id=mine["id"])
         deck_id = STORE.write(db, referee_id, deck_id,
                               check(player_id, name, deck, counts, settings), old=old)
     return STORE.current(db, deck_id, None)
@@ -152,5 +149,7 @@ def hire_problems(registered: dict | None, deck_name: str, cards: Iterable[Card]
         return ()
     owner = registered["character"]
     if deck_name != registered["deck"]:
-        return (RuleError("B14", OTHER_FILE, player=owner, deck=registered["deck"]),)
+        return (RuleError("B14", N_("The deck registered for %(player)s is made of %(deck)s "
+                                    "cards; build the squad from %(deck)s."),
+                          player=owner, deck=registered["deck"]),)
     return berserk.hire_problems(cards, held(registered), owner)

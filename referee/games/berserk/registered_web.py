@@ -28,9 +28,6 @@ from referee.web.security import referee_required
 
 bp = Blueprint("berserk_decks", __name__, url_prefix="/berserk/registered-decks")
 
-PICK_PLAYER = N_("Choose the player whose deck this is.")
-CHANGED_DECK = N_("Another deck file was chosen: the counts start again from nothing.")
-
 HINTS = {
     "copies": N_("copies limit"),
     "unique": N_("unique card"),
@@ -94,7 +91,8 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
         if "counts" in draft:
             counts.update(draft["counts"])
         elif draft["deck_was"] and draft["deck_was"] != deck.name:
-            notice = gettext(CHANGED_DECK)
+            notice = gettext("Another deck file was chosen: the counts start again from "
+                             "nothing.")
         elif draft["deck_was"]:
             counts = registered.counts_from_form(draft["form"], deck)
         registered.cards_of(deck, counts)
@@ -191,7 +189,7 @@ def _save(deck_id: int | None):
 
     def store(settings: berserk.Settings) -> dict:
         if draft["player_id"] is None and deck_id is None:
-            raise RuleError(None, PICK_PLAYER)
+            raise RuleError(None, N_("Choose the player whose deck this is."))
         deck = deck_file(draft["deck"])
         counts = registered.counts_from_form(request.form, deck)
         if draft["deck_was"] and draft["deck_was"] != deck.name:

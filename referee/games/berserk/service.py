@@ -20,9 +20,7 @@ from referee.games.berserk.files import deck, decks  # noqa: F401  (re-exported)
 
 # Re-exported: the screens and the API read the settings through this module.
 from referee.games.berserk.game import (  # noqa: F401
-    NO_DECK,
     NO_SQUAD,
-    SAME_PLAYER,
     SETTING_GROUPS,
     SETTING_LABELS,
     SETTING_RULE,
@@ -33,7 +31,7 @@ from referee.games.berserk.game import (  # noqa: F401
     start,
 )
 from referee.games.berserk.rules import Battle, Settings, Strike, StrikeOutcome
-from referee.rules import RuleError
+from referee.rules import N_, RuleError
 from referee.store import games as game_rows
 
 KIND = "berserk"
@@ -59,7 +57,8 @@ def create(db: Database, referee_id: int | None, squad_a: object, squad_b: objec
             raise RuleError(None, NO_SQUAD, id=str(squad_id)[:20])
         rows.append(row)
     if rows[0]["player_id"] == rows[1]["player_id"]:
-        raise RuleError(None, SAME_PLAYER)
+        raise RuleError(None, N_("A battle needs the squads of two different players; choose "
+                                 "another squad for side B."))
     for row in rows:  # B14: a squad comes from its player's registered deck, if any
         hired = squads.hire_problems(db, row)
         if hired:

@@ -30,13 +30,10 @@ SEATS = ("first", "second")
 X_LIMIT = 99
 CARD_LIMIT = 99  # a sanity bound for one form or request, far above any squad
 
-X_RANGE = N_("X of %(card)s must be a whole number from 0 to %(limit)s, not %(value)s.")
 BAD_PICKS = N_("The cards of a squad are a list of picks like {\"code\": \"B01\"}, with "
                "\"x\" for a card of cost X; %(detail)s.")
 TOO_MANY = N_("A squad holds at most %(limit)s cards here; remove some.")
-NO_CARDS = N_("The squad has no cards; add at least one card before saving.")
 BAD_SEAT = N_("A squad is built for the first or the second player, not %(value)s.")
-BAD_NAME = N_("The squad's name must be text of at most %(limit)s characters.")
 
 
 @dataclass(frozen=True)
@@ -64,7 +61,9 @@ def _x(code: str, raw: object) -> int | None:
     if raw is None:
         return None
     if (number := bounded(raw, X_LIMIT)) is None:
-        raise RuleError("B2", X_RANGE, card=code, limit=X_LIMIT, value=str(raw)[:20])
+        raise RuleError("B2", N_("X of %(card)s must be a whole number from 0 to %(limit)s, "
+                                 "not %(value)s."),
+                        card=code, limit=X_LIMIT, value=str(raw)[:20])
     return number
 
 
@@ -161,13 +160,14 @@ get, listing, count, edits = STORE.get, STORE.listing, STORE.count, STORE.edits
 def check(player_id: object, name: object, deck_name: object, seat: object,
           chosen: tuple[Pick, ...], settings: Settings) -> dict:
     """The squad as it would be stored; RuleError for the first thing wrong with it."""
-    name = name_of(name, BAD_NAME)
+    name = name_of(name, N_("The squad's name must be text of at most %(limit)s characters."))
     if seat not in SEATS:
         raise RuleError("B12", BAD_SEAT, value=str(seat)[:20])
     deck = deck_file(deck_name)
     cards = cards_of(deck, chosen)
     if not cards:
-        raise RuleError("B12", NO_CARDS)
+        raise RuleError("B12", N_("The squad has no cards; add at least one card before "
+                                  "saving."))
     berserk.check_squad(cards, settings, seat == "first")
     return {"player_id": player_id, "name": name, "deck": deck.name, "seat": seat,
             "cards": [p.to_dict() for p in chosen],

@@ -27,13 +27,6 @@ from referee.web.security import referee_required
 
 bp = Blueprint("berserk_squads", __name__, url_prefix="/berserk/squads")
 
-SAVED = N_("The squad is saved.")
-PICK_PLAYER = N_("Choose the player this squad is for.")
-CHANGED_DECK = N_("Another deck was chosen: the squad starts empty.")
-FROM_REGISTERED = N_("%(player)s has registered a deck of %(deck)s cards: the squad is hired "
-                     "from it (B14) and starts empty.")
-UNREGISTERED = N_("%(player)s has registered no deck: this squad is not checked against one "
-                  "(B14).")
 
 def draft_from_form() -> dict:
     """The squad the builder form holds (not stored yet)."""
@@ -102,8 +95,9 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
     if hired_from is not None and hired_from["deck"] in decks and not kept \
             and draft["deck"] != hired_from["deck"]:
         if draft["deck_was"] and draft["deck_was"] != hired_from["deck"] and draft["tokens"]:
-            notice = gettext(FROM_REGISTERED, player=hired_from["character"],
-                             deck=hired_from["deck"])
+            notice = gettext("%(player)s has registered a deck of %(deck)s cards: the squad "
+                             "is hired from it (B14) and starts empty.",
+                             player=hired_from["character"], deck=hired_from["deck"])
         draft = {**draft, "deck": hired_from["deck"], "deck_was": "",
                  "tokens": [] if draft["deck_was"] else draft["tokens"]}
     deck = decks.get(draft["deck"]) or next(iter(decks.values()))
@@ -115,7 +109,7 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
     try:
         picks = squads.picks_from_tokens(draft["tokens"])
         if draft["deck_was"] and draft["deck_was"] != deck.name:
-            picks, notice = (), gettext(CHANGED_DECK)
+            picks, notice = (), gettext("Another deck was chosen: the squad starts empty.")
         squads.cards_of(deck, picks)
     except RuleError as err:
         picks, error = (), localized(err)
@@ -163,7 +157,8 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
         "decks": choices, "deck": deck, "picks": picks, "rows": rows, "summary": summary,
         "problems": [localized(p) for p in summary.problems + hired],
         "hired_from": hired_from,
-        "unregistered": gettext(UNREGISTERED, player=player["character"])
+        "unregistered": gettext("%(player)s has registered no deck: this squad is not checked "
+                                "against one (B14).", player=player["character"])
         if player and hired_from is None else None,
         "settings": settings, "settings_open": bool(changed_settings(settings)),
         "refusal": refusal, "error": error, "notice": notice,
@@ -239,7 +234,7 @@ def _save(squad_id: int | None):
 
     def store(settings: berserk.Settings) -> dict:
         if draft["player_id"] is None:
-            raise RuleError(None, PICK_PLAYER)
+            raise RuleError(None, N_("Choose the player this squad is for."))
         return squads.save(get_db(), signed_in()["id"], squad_id,
                            player_id=draft["player_id"], name=draft["name"],
                            deck=draft["deck"], seat=draft["seat"],
@@ -269,7 +264,7 @@ def show(squad_id: int):
     """A saved squad in the builder, with every save (who and when)."""
     squad = EDITOR.stored(squad_id)
     saved = session.pop("saved_squad", None) == squad_id
-    return EDITOR.show(squad, notice=gettext(SAVED) if saved else None)
+    return EDITOR.show(squad, notice=gettext("The squad is saved.") if saved else None)
 
 
 @bp.post("/<int:squad_id>")

@@ -50,13 +50,6 @@ bp.add_app_template_global(words, "berserk_words")
 bp.add_app_template_global(mod_dict, "berserk_mod")
 
 NEED_VALUE = N_("Enter a whole number for this change, such as 3 or -2.")
-NEED_STRIKE = N_("Enter the new strike as three numbers X-Y-Z, such as 1-1-1.")
-NEED_BASE = N_("Enter lives, movement and strike, such as 1, 1, 1-1-1 (for a flyer or a "
-               "symbiote lives and strike, such as 1, 1-1-1).")
-NEED_ELEMENT = N_("Choose the element first.")
-NEED_HALVED = N_("Tick what is halved: lives, strike, cost or movement.")
-NEED_OP = N_("Choose what changes from the list.")
-BAD_DO = N_("Choose wounds, tap, open or the end of a source's effects.")
 
 
 def settings_from_form() -> berserk.Settings:
@@ -234,12 +227,12 @@ def modification_of(form) -> berserk.Modification:
         try:
             element = Element(form.get("element", ""))
         except ValueError:
-            raise RuleError("B9", NEED_ELEMENT) from None
+            raise RuleError("B9", N_("Choose the element first.")) from None
         return ELEMENT_CHANGES[op](element, source)
     if op == "halve":
         props = tuple(p for p in HALVABLE if p in form.getlist("halve"))
         if not props:
-            raise RuleError("B6", NEED_HALVED)
+            raise RuleError("B6", N_("Tick what is halved: lives, strike, cost or movement."))
         return Halve(props, form.get("round", "up") != "down", source)
     if op in ("set_strike", "set_base"):
         parts = [p for p in value.replace(",", " ").replace("-", " ").replace("/", " ").split()
@@ -247,16 +240,19 @@ def modification_of(form) -> berserk.Modification:
         numbers = _wholes(parts)
         if op == "set_strike":
             if numbers is None or len(numbers) != 3:
-                raise RuleError("B5", NEED_STRIKE)
+                raise RuleError("B5", N_("Enter the new strike as three numbers X-Y-Z, such as "
+                                         "1-1-1."))
             return Overwrite(strike=SimpleStrike(*numbers), source=source)
         # B6: one effect overwrites all three at once, as the seed's "1, 1 and 1-1-1"
         if numbers is None or len(numbers) not in (4, 5):
-            raise RuleError("B6", NEED_BASE)
+            raise RuleError("B6", N_("Enter lives, movement and strike, such as 1, 1, 1-1-1 "
+                                     "(for a flyer or a symbiote lives and strike, such as 1, "
+                                     "1-1-1)."))
         movement = numbers[1] if len(numbers) == 5 else None
         return Overwrite(lives=numbers[0], movement=movement,
                          strike=SimpleStrike(*numbers[-3:]), source=source)
     if op not in MOD_OPS:
-        raise RuleError("B6", NEED_OP)
+        raise RuleError("B6", N_("Choose what changes from the list."))
     try:
         number = int(value.replace("+", ""))
     except ValueError:
@@ -293,7 +289,7 @@ def act(game_id: int, cid: str):
             return Untap(cid)
         if do == "end_effects":
             return EndEffects(cid, form.get("source", ""))
-        raise RuleError(None, BAD_DO)
+        raise RuleError(None, N_("Choose wounds, tap, open or the end of a source's effects."))
 
     typed = form.get("amount", "")[:2] if form.get("do") == "wound" else None
     return write_step(game_id, action, open_id=cid, wounds=typed)

@@ -48,20 +48,8 @@ CASTLE_DECK, CLASS_DECK = "castle-sample", "classes-sample"
 TITLE_LIMIT = 80
 REQUEST_KEYS = {"players", "castle", "classes", "starting", "passport_levels", "title"}
 
-PICK_PLAYERS = N_("Pick 2 to 6 different players from the list; %(count)s were picked.")
-NO_DECK = {"castle": N_("There is no castle deck named %(name)s; pick one of %(names)s."),
-           "class": N_("There is no class deck named %(name)s; pick one of %(names)s.")}
-BAD_DECK = N_("The deck file %(name)s cannot be read: %(problem)s")
-START_CARDS = N_("Give %(player)s exactly 4 starting cards; %(count)s were given.")
-NO_CARD = N_("No castle card matches “%(text)s”; type a code such as M07 or part of a "
-             "name.")
-MANY_CARDS = N_("“%(text)s” matches several cards (%(codes)s); type the code instead.")
-LEVEL_CARRIED = N_("%(player)s is at level %(level)s on the passport; a castle game "
-                   "carries in levels 1 to 9 only (U4). Start without passport levels.")
-TITLE_LONG = N_("The title is longer than %(limit)s characters.")
 BONUSES = N_("Bonuses must be whole numbers such as 2 or 2+1-1 (one per card, helper "
              "or ally); correct them.")
-STRENGTH = N_("The monster's strength must be a whole number from 0 to 99; correct it.")
 
 
 # Decks and cards --------------------------------------------------------------------------
@@ -73,8 +61,9 @@ def decks(kind: str) -> dict[str, Deck]:
 
 
 def _no_deck(name: object, kind: str) -> RuleError:
-    return RuleError("U1", NO_DECK[kind], name=str(name),
-                     names=", ".join(decks(kind)) or "—")
+    missing = {"castle": N_("There is no castle deck named %(name)s; pick one of %(names)s."),
+               "class": N_("There is no class deck named %(name)s; pick one of %(names)s.")}
+    return RuleError("U1", missing[kind], name=str(name), names=", ".join(decks(kind)) or "—")
 
 
 def _deck(name: object, kind: str) -> dict:
@@ -86,7 +75,8 @@ def _deck(name: object, kind: str) -> dict:
         raise _no_deck(name, kind) from None
     except DeckError as err:
         # the DeckError itself: the web shows its complaint in the reader's language
-        raise RuleError("U2", BAD_DECK, name=name, problem=err) from None
+        raise RuleError("U2", N_("The deck file %(name)s cannot be read: %(problem)s"),
+                        name=name, problem=err) from None
     if deck.kind != kind:
         raise _no_deck(name, kind)
     return {"name": deck.name, "cards": [{**uw.card_to_dict(e.card), "copies": e.copies}
@@ -119,8 +109,10 @@ def resolve_card(cards: Iterable[uw.Card], text: object) -> str:
     if len(codes) == 1:
         return codes[0]
     if not codes:
-        raise RuleError("U4", NO_CARD, text=str(text))
-    raise RuleError("U4", MANY_CARDS, text=str(text), codes=", ".join(codes[:6]))
+        raise RuleError("U4", N_("No castle card matches “%(text)s”; type a code such as M07 "
+                                 "or part of a name."), text=str(text))
+    raise RuleError("U4", N_("“%(text)s” matches several cards (%(codes)s); type the code "
+                             "instead."), text=str(text), codes=", ".join(codes[:6]))
 
 
 # Setup ------------------------------------------------------------------------------------
@@ -133,7 +125,8 @@ def build_setup(db: Database, request: dict) -> tuple[dict, list[dict]]:
     ids = request.get("players")
     if not isinstance(ids, list) or len(set(map(str, ids))) != len(ids) \
             or not MIN_SEATS <= len(ids) <= MAX_SEATS:
-        raise RuleError("U4", PICK_PLAYERS, count=len(ids) if isinstance(ids, list) else 0)
+        raise RuleError("U4", N_("Pick 2 to 6 different players from the list; %(count)s were "
+                                 "picked."), count=len(ids) if isinstance(ids, list) else 0)
     seated = [rows.existing(db, pid) for pid in ids]
     castle = _deck(request.get("castle") or CASTLE_DECK, "castle")
     classes = _deck(request.get("classes") or CLASS_DECK, "class")
@@ -146,7 +139,8 @@ def build_setup(db: Database, request: dict) -> tuple[dict, list[dict]]:
         texts = [t for t in hand if not (isinstance(t, str) and not t.strip())] \
             if isinstance(hand, list) else []
         if len(texts) != INVENTORY:
-            raise RuleError("U4", START_CARDS, player=row["character"], count=len(texts))
+            raise RuleError("U4", N_("Give %(player)s exactly 4 starting cards; %(count)s were "
+                                     "given."), player=row["character"], count=len(texts))
         starting[str(row["id"])] = [resolve_card(cards, t) for t in texts]
     passport = request.get("passport_levels", False)
     if not isinstance(passport, bool):
@@ -156,8 +150,10 @@ def build_setup(db: Database, request: dict) -> tuple[dict, list[dict]]:
     if passport:
         for row in seated:
             if not LEVEL_MIN <= row["level"] < LEVEL_MAX:
-                raise RuleError("U4", LEVEL_CARRIED, player=row["character"],
-                                level=row["level"])
+                raise RuleError("U4", N_("%(player)s is at level %(level)s on the passport; a "
+                                         "castle game carries in levels 1 to 9 only (U4). "
+                                         "Start without passport levels."),
+                                player=row["character"], level=row["level"])
         setup["levels"] = {str(r["id"]): r["level"] for r in seated}
     return setup, seated
 
@@ -167,7 +163,8 @@ def title_of(request: dict) -> str:
     if not isinstance(title, str):
         raise RuleError(None, N_("%(field)s must be text."), field="title")
     if len(title.strip()) > TITLE_LIMIT:
-        raise RuleError(None, TITLE_LONG, limit=TITLE_LIMIT)
+        raise RuleError(None, N_("The title is longer than %(limit)s characters."),
+                        limit=TITLE_LIMIT)
     return title.strip()
 
 
@@ -239,7 +236,8 @@ def parse_strength(value: object) -> int:
     if isinstance(value, str) and (number := whole(value)) is not None:
         value = number
     if type(value) is not int or not 0 <= value <= 99:
-        raise RuleError("U7", STRENGTH)
+        raise RuleError("U7", N_("The monster's strength must be a whole number from 0 to 99; "
+                                 "correct it."))
     return value
 
 

@@ -41,13 +41,6 @@ def moved(rest: str):
     target = "/underworld" + (f"/{rest}" if rest else "") + (f"?{query}" if query else "")
     return redirect(target, code=308)
 
-TRADE_THIRD = N_("Tick only cards of the two players who trade; %(player)s is not one of "
-                 "them.")
-# Enter in the search for the drawn card: the one card it finds is drawn.
-DRAW_TYPE = N_("Type the drawn card's code or a part of its name, then Enter.")
-DRAW_NONE = N_("No card left in the castle matches “%(text)s”; type a code such as M07 or a "
-               "part of a name.")
-DRAW_MANY = N_("“%(text)s” matches %(codes)s: tap the card drawn.")
 _WHOLE = re.compile(r"^[+-]?\d{1,3}$")
 RECORD_SHOWN = 60  # the record's latest steps on the table screen; ?record=all for every one
 
@@ -79,7 +72,9 @@ def _trade(form: MultiDict, names: dict[str, str]) -> dict:
         elif owner == partner:
             takes.append(code)
         else:
-            raise RuleError("U10", TRADE_THIRD, player=names.get(owner, owner))
+            raise RuleError("U10", N_("Tick only cards of the two players who trade; "
+                                      "%(player)s is not one of them."),
+                            player=names.get(owner, owner))
     return {"kind": "trade", "player": player, "partner": partner, "gives": gives,
             "takes": takes}
 
@@ -265,10 +260,13 @@ def drawn_code(game: games.Game, typed: str) -> str:
     if card is not None:
         return card.code
     if not text:
-        raise RuleError("U5", DRAW_TYPE)
+        raise RuleError("U5", N_("Type the drawn card's code or a part of its name, then "
+                                 "Enter."))
     if not found:
-        raise RuleError("U5", DRAW_NONE, text=text)
-    raise RuleError("U5", DRAW_MANY, text=text, codes=", ".join(c.code for c in found[:8]))
+        raise RuleError("U5", N_("No card left in the castle matches “%(text)s”; type a code "
+                                 "such as M07 or a part of a name."), text=text)
+    raise RuleError("U5", N_("“%(text)s” matches %(codes)s: tap the card drawn."),
+                    text=text, codes=", ".join(c.code for c in found[:8]))
 
 
 @bp.post("/<int:game_id>/act")
