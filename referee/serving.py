@@ -87,9 +87,9 @@ def stop_on_sigterm() -> None:
 def run(app, args: argparse.Namespace, port: int, made) -> None:
     """The server: cheroot over TLS with certificates, else waitress."""
     if made is not None:
-        from referee.https.server import serve as serve_tls
+        from referee.https import server
 
-        serve_tls(app, args.host, port, args.http_port, made, args.threads)
+        server.serve(app, args.host, port, args.http_port, made, args.threads)
     else:
         from referee import quiet_waitress
         from referee.logs import quieten_queue_warnings

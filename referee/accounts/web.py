@@ -5,14 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from referee.accounts import service as accounts
+from referee.accounts import service
 from referee.rules import N_, RuleError, whole_arg
 from referee.store import referees
+from referee.web import security
 from referee.web.context import get_db, signed_in
 from referee.web.i18n import rule_message
 from referee.web.once import once_form
 from referee.web.security import local_path, login, organizer_required
-from referee.web.security import logout as end_session
 from referee.web.throttle import remember
 
 bp = Blueprint("auth", __name__)
@@ -27,8 +27,8 @@ def login_page():
     """Sign in with a referee name and password."""
     error = None
     if request.method == "POST":
-        row = accounts.authenticate(get_db(), request.form.get("name", "").strip(),
-                                    request.form.get("password", ""))
+        row = service.authenticate(get_db(), request.form.get("name", "").strip(),
+                                   request.form.get("password", ""))
         if row:
             login(row)
             return remember(redirect(_safe_next(request.form.get("next")), code=303),
@@ -42,7 +42,7 @@ def login_page():
 @bp.post("/logout")
 def logout():
     """Sign out: the session ends here, not only in this browser."""
-    end_session()
+    security.logout()
     return redirect(url_for("auth.login"), code=303)
 
 
@@ -59,19 +59,19 @@ def manage():
         action = request.form.get("action", "add")
         try:
             if action == "add":
-                row = accounts.add_referee(db, request.form.get("name", ""),
-                                           request.form.get("password", ""),
-                                           request.form.get("organizer") == "1", me["id"])
+                row = service.add_referee(db, request.form.get("name", ""),
+                                          request.form.get("password", ""),
+                                          request.form.get("organizer") == "1", me["id"])
                 message = gettext("Referee %(name)s added.", name=row["name"])
             else:
                 rid = request.form.get("referee_id", type=whole_arg) or 0
                 if action == "password":
-                    row = accounts.reset_password(db, rid, request.form.get("password", ""),
-                                                  me["id"])
+                    row = service.reset_password(db, rid, request.form.get("password", ""),
+                                                 me["id"])
                 elif action in ("disable", "enable"):
-                    row = accounts.set_active(db, rid, action == "enable", me["id"])
+                    row = service.set_active(db, rid, action == "enable", me["id"])
                 elif action == "revoke":
-                    row = accounts.revoke_token(db, request.form.get("token", ""), me["id"])
+                    row = service.revoke_token(db, request.form.get("token", ""), me["id"])
                 else:
                     abort(400)
                 if row is None:

@@ -7,7 +7,7 @@ import re
 from flask import abort, current_app, g, jsonify, request, url_for
 from flask_babel import gettext
 
-from referee.accounts import service as accounts
+from referee.accounts.service import authenticate
 from referee.api import paging
 from referee.api.models import Error
 from referee.api.openapi import document
@@ -27,8 +27,7 @@ from referee.api.schemas import (
 from referee.players import service
 from referee.rules import N_, RuleError
 from referee.rules.stats import COUNTERS
-from referee.store import events, referees
-from referee.store import players as rows
+from referee.store import events, players, referees
 from referee.web.context import found_or_404, get_db, public_base
 from referee.web.errors import error_response
 from referee.web.i18n import event_reason, rule_message
@@ -51,7 +50,7 @@ def player_json(row: dict) -> dict:
         "level": row["level"],
         "status": row["status"],
         "suit": row["suit"],
-        "duel_deck": rows.deck_cards(row),
+        "duel_deck": players.deck_cards(row),
         "notes": row["notes"] or "",
         "wounded_at": row["wounded_at"],
         "version": row["version"],
@@ -106,7 +105,7 @@ def _stats(body: Stats) -> dict:
               errors=(400, 401, 429))
 def token(body: TokenRequest):
     """Trade a referee's name and password for a bearer token."""
-    row = accounts.authenticate(get_db(), body.name, body.password)
+    row = authenticate(get_db(), body.name, body.password)
     if row is None:
         return error_response(gettext("Wrong name or password."), 401)
     return jsonify({"token": referees.issue_token(get_db(), row["id"])})
@@ -128,14 +127,14 @@ def list_players():
     """Every player, or those matching ?q= by character or player name, in name order, a
     page at a time (?limit=, ?after=)."""
     limit, q = paging.limit(500), request.args.get("q", "")
-    found, total = rows.page(get_db(), q, limit, paging.id_arg("after"))
+    found, total = players.page(get_db(), q, limit, paging.id_arg("after"))
     return paging.paged(found, limit, total, "after", player_json)
 
 
 def _made_player(made) -> tuple[dict, int]:
     """A create repeated with its Idempotency-Key: 201 with the player it made, as the
     player stands now."""
-    row = rows.get(get_db(), made.ref) if made.ref is not None else None
+    row = players.get(get_db(), made.ref) if made.ref is not None else None
     if row is None:
         abort(404)
     return player_json(row), 201
@@ -152,11 +151,11 @@ def create_player(body: NewPlayer):
 @bp.operation("get", "/players/<int:player_id>", {200: Player})
 def get_player(player_id: int):
     """One player."""
-    return jsonify(player_json(found_or_404(rows.get, player_id)))
+    return jsonify(player_json(found_or_404(players.get, player_id)))
 
 
 @bp.operation("patch", "/players/<int:player_id>", {200: Player}, body=PlayerEdit,
-              load=rows.get)
+              load=players.get)
 def edit_player(player_id: int, body: PlayerEdit):
     """Change names, maximums, suit or notes."""
     row = service.edit(get_db(), g.api_referee["id"], player_id, body.sent(), _reason(body))
@@ -164,7 +163,7 @@ def edit_player(player_id: int, body: PlayerEdit):
 
 
 @bp.operation("post", "/players/<int:player_id>/adjust", {200: Player}, body=Stats,
-              load=rows.get, load_late=True)
+              load=players.get, load_late=True)
 def adjust(player_id: int, body: Stats):
     """Add deltas to stats; if any result leaves its bounds, nothing is applied (422)."""
     row = service.adjust(get_db(), g.api_referee["id"], player_id, _stats(body), _reason(body))
@@ -172,7 +171,7 @@ def adjust(player_id: int, body: Stats):
 
 
 @bp.operation("post", "/players/<int:player_id>/set", {200: Player}, body=Stats,
-              load=rows.get, load_late=True)
+              load=players.get, load_late=True)
 def set_exact(player_id: int, body: Stats):
     """Set stats to exact values."""
     row = service.set_exact(get_db(), g.api_referee["id"], player_id, _stats(body),
@@ -186,26 +185,26 @@ def _status_change(player_id: int, body: WithReason, action):
 
 
 @bp.operation("post", "/players/<int:player_id>/heal", {200: Player}, body=WithReason,
-              body_required=False, load=rows.get, load_late=True)
+              body_required=False, load=players.get, load_late=True)
 def heal(player_id: int, body: WithReason):
     """Heal a heavily wounded player to 1 HP."""
     return _status_change(player_id, body, service.heal)
 
 
 @bp.operation("post", "/players/<int:player_id>/kill", {200: Player}, body=WithReason,
-              body_required=False, load=rows.get, load_late=True)
+              body_required=False, load=players.get, load_late=True)
 def kill(player_id: int, body: WithReason):
     """Mark the character dead."""
     return _status_change(player_id, body, service.kill)
 
 
-@bp.operation("post", "/players/<int:player_id>/reissue", {200: Player}, load=rows.get)
+@bp.operation("post", "/players/<int:player_id>/reissue", {200: Player}, load=players.get)
 def reissue(player_id: int):
     """Issue a new passport token; the old passport URL answers 404 from now on."""
     return jsonify(player_json(service.reissue(get_db(), g.api_referee["id"], player_id)))
 
 
-@bp.operation("get", "/players/<int:player_id>/events", {200: list[Event]}, load=rows.get)
+@bp.operation("get", "/players/<int:player_id>/events", {200: list[Event]}, load=players.get)
 def player_events(player_id: int):
     """The player's history, newest first (?limit=, ?before=<id> pages back)."""
     limit = paging.limit(1000)

@@ -15,9 +15,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from referee.games.berserk import rules as berserk
+import referee.games.berserk.rules
+import referee.games.underworld.rules
 from referee.games.coup.rules.model import CHARACTERS
-from referee.games.underworld import rules as uw
 from referee.rules import N_, RuleError
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, Card, parse_suit
 
@@ -155,7 +155,7 @@ def _rule_problem(err: RuleError) -> Problem:
     return Problem(err, key)
 
 
-def castle(code: str, d: dict) -> uw.Card:
+def castle(code: str, d: dict) -> referee.games.underworld.rules.Card:
     """U1/U3: a monster, item, skill or event, in the Underworld engine's shape."""
     if d.get("kind") == "class":
         raise Problem(N_("card %(code)s: class cards belong in a class deck file "
@@ -165,12 +165,12 @@ def castle(code: str, d: dict) -> uw.Card:
         raise Problem(N_("card %(code)s: kind is missing; add monster, item, skill or event"),
                       "kind", code=code)
     try:
-        return uw.card_from_dict(d)
+        return referee.games.underworld.rules.card_from_dict(d)
     except RuleError as err:
         raise _rule_problem(err) from None
 
 
-def class_card(code: str, d: dict) -> uw.Card:
+def class_card(code: str, d: dict) -> referee.games.underworld.rules.Card:
     """U3/U14: a class card; ``kind`` may be left out in a class deck."""
     d = {"kind": "class", **d}
     if d["kind"] != "class":
@@ -178,7 +178,7 @@ def class_card(code: str, d: dict) -> uw.Card:
                          "move this %(kind)s to a castle deck"), "kind",
                       code=code, kind=str(d["kind"]))
     try:
-        return uw.card_from_dict(d)
+        return referee.games.underworld.rules.card_from_dict(d)
     except RuleError as err:
         raise _rule_problem(err) from None
 
@@ -186,11 +186,11 @@ def class_card(code: str, d: dict) -> uw.Card:
 _FIELD = re.compile(r"field(?:\(s\))? '(\w+)'")
 
 
-def berserk_card(code: str, d: dict) -> berserk.Card:
+def berserk_card(code: str, d: dict) -> referee.games.berserk.rules.Card:
     """B1–B5, B8: the Berserk engine's card table."""
     try:
-        return berserk.card_from_dict(d)
-    except berserk.FormatError as err:
+        return referee.games.berserk.rules.card_from_dict(d)
+    except referee.games.berserk.rules.FormatError as err:
         # "field 'x' must be …" or "unknown field(s) 'x', …": point at (the first) x
         found = _FIELD.search(str(err))
         raise Problem(err.message, found.group(1) if found else None, **err.params) from None
@@ -259,12 +259,12 @@ def _uw_problems(kind: str, check: Callable, cards: list[tuple[object, int]]) ->
 
 def castle_problems(cards: list[tuple[object, int]]) -> list[Problem]:
     """U2: the whole castle deck's limits."""
-    return _uw_problems("castle", uw.castle_deck_problems, cards)
+    return _uw_problems("castle", referee.games.underworld.rules.castle_deck_problems, cards)
 
 
 def class_problems(cards: list[tuple[object, int]]) -> list[Problem]:
     """U2: the whole class deck's limits."""
-    return _uw_problems("class", uw.class_deck_problems, cards)
+    return _uw_problems("class", referee.games.underworld.rules.class_deck_problems, cards)
 
 
 def coup_problems(cards: list[tuple[object, int]]) -> list[Problem]:

@@ -16,7 +16,7 @@ from sqlite_utils import Database
 
 from referee.games import names, registry
 from referee.games.manifest import Manifest, resolve
-from referee.store import games as store
+from referee.store import games
 from referee.web.context import get_db
 from referee.web.security import referee_required
 
@@ -62,7 +62,7 @@ def index():
     available = [(game.index, gettext(game.kind.title), gettext(game.blurb))
                  for game in registry.GAMES]
     doors = {game.key: _door(game) for game in registry.GAMES}
-    running = [game for game in store.running(get_db()) if game["kind"] in doors]
+    running = [game for game in games.running(get_db()) if game["kind"] in doors]
     for game in running:
         game["url"] = doors[game["kind"]].screen(game["id"])
     return render_template("games/index.html", games=available, running=running)

@@ -8,17 +8,22 @@ registers itself on import, and a test may put a game of its own in ``GAMES``.
 
 from __future__ import annotations
 
-from referee.games.berserk.manifest import GAME as BERSERK
-from referee.games.coup.manifest import GAME as COUP
-from referee.games.duel.manifest import GAME as DUEL
+import referee.games.berserk.manifest
+import referee.games.coup.manifest
+import referee.games.duel.manifest
+import referee.games.underworld.manifest
 from referee.games.interface import GameKind
 from referee.games.manifest import DeckKind, Manifest
-from referee.games.underworld.manifest import GAME as UNDERWORLD
 from referee.rules import N_, RuleError
 
 # In this order the hub lists them and the app registers their blueprints (the order of
 # the OpenAPI document's paths).
-GAMES: tuple[Manifest, ...] = (DUEL, COUP, UNDERWORLD, BERSERK)
+GAMES: tuple[Manifest, ...] = (
+    referee.games.duel.manifest.GAME,
+    referee.games.coup.manifest.GAME,
+    referee.games.underworld.manifest.GAME,
+    referee.games.berserk.manifest.GAME,
+)
 
 UNKNOWN = N_("Unknown game kind %(kind)s; it is one of %(kinds)s.")
 

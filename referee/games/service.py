@@ -21,8 +21,7 @@ from referee.games.interface import CANCELLED, GameKind, step_note
 from referee.notes import Note, note
 from referee.players.effects import apply_effect, compensate
 from referee.rules import N_, RuleError
-from referee.store import fold, write
-from referee.store import games as store
+from referee.store import fold, games, write
 
 S = TypeVar("S")
 
@@ -155,7 +154,7 @@ def _shown(kind: GameKind, state: object | None) -> object:
 
 def _game(kind: GameKind, row: dict, history: list[dict],
           folded: Replay | None = None) -> Game:
-    live = store.live_actions(history)
+    live = games.live_actions(history)
     if folded is None:
         folded = replay(kind, row["setup"], live, row.get("reading"))
     unread = list(folded.unread)
@@ -169,17 +168,17 @@ def _game(kind: GameKind, row: dict, history: list[dict],
 
 def load(db: Database, kind: str, number: int) -> Game | None:
     """Game ``number`` of ``kind`` with its state rebuilt from its steps, or None."""
-    row = store.find(db, kind, number) if type(number) is int else None
+    row = games.find(db, kind, number) if type(number) is int else None
     if row is None:
         return None
-    return _game(registry.kind(kind), row, store.actions(db, row["key"]))
+    return _game(registry.kind(kind), row, games.actions(db, row["key"]))
 
 
 def _reloaded(db: Database, kind: GameKind, number: int, folded: Replay) -> Game:
     """The stored game with a state already computed (no second replay)."""
-    row = store.find(db, kind.name, number)
+    row = games.find(db, kind.name, number)
     assert row is not None  # written by this request; a game is never deleted
-    return _game(kind, row, store.actions(db, row["key"]), folded)
+    return _game(kind, row, games.actions(db, row["key"]), folded)
 
 
 def _for_write(db: Database, kind: str, number: int, version: int | None) -> Game:
@@ -188,7 +187,7 @@ def _for_write(db: Database, kind: str, number: int, version: int | None) -> Gam
         raise RuleError(None, NO_GAME)
     if version is not None and version != game.version:
         raise Conflict(game)
-    owner = store.owner(db, game.row)
+    owner = games.owner(db, game.row)
     if owner is not None:  # a game's steps are never interleaved from two stations
         raise RuleError(None, NOT_OWNER, station=owner)
     return game
@@ -228,16 +227,16 @@ def create(db: Database, referee_id: int | None, kind_name: str,
     with write(db):
         made = setup(db) if callable(setup) else setup
         state = kind.start(made)
-        key, number = store.create(db, kind=kind.name, title=title, setup=made,
+        key, number = games.create(db, kind=kind.name, title=title, setup=made,
                                    player_ids=player_ids, referee_id=referee_id,
                                    reading=kind.reading)
         version = 0
         if kind.start_is_step:
             ids = _effects(db, kind, None, state, referee_id,
                            _reason(db, kind, number, None, state))
-            store.append(db, key, action=START, referee_id=referee_id, events=ids)
+            games.append(db, key, action=START, referee_id=referee_id, events=ids)
             version = 1
-        store.touch(db, key, version=version, status=kind.status(state))
+        games.touch(db, key, version=version, status=kind.status(state))
     return _reloaded(db, kind, number, Replay(state, kind.reading, replayed=version))
 
 
@@ -258,11 +257,11 @@ def act(db: Database, referee_id: int | None, kind: str, number: int, action: ob
         after = rules.apply(game.state, parsed)
         ids = _effects(db, rules, game.state, after, referee_id,
                        _reason(db, rules, game.id, parsed, after))
-        store.append(db, game.key, action=rules.action_to_dict(parsed),
+        games.append(db, game.key, action=rules.action_to_dict(parsed),
                      referee_id=referee_id, events=ids)
-        store.touch(db, game.key, version=game.version + 1, status=rules.status(after))
+        games.touch(db, game.key, version=game.version + 1, status=rules.status(after))
         if game.row.get("reading") is None:  # stored before readings were kept: from now
-            store.set_reading(db, game.key, game.reading)  # on it is read as it goes on
+            games.set_reading(db, game.key, game.reading)  # on it is read as it goes on
     return _reloaded(db, game.kind, game.id,
                      Replay(after, game.reading, game.earlier, (), len(game.actions) + 1))
 
@@ -285,12 +284,12 @@ def undo(db: Database, referee_id: int | None, kind: str, number: int,
         else:
             ids = [compensate(db, referee_id, e, kind=rules.undo_kind)
                    for e in latest["events"]]
-        store.append(db, game.key, action=None, referee_id=referee_id, events=ids,
+        games.append(db, game.key, action=None, referee_id=referee_id, events=ids,
                      undoes=latest["id"])
         status = CANCELLED if before is None else rules.status(before)
-        store.touch(db, game.key, version=game.version + 1, status=status)
+        games.touch(db, game.key, version=game.version + 1, status=status)
         if game.row.get("reading") is None:
-            store.set_reading(db, game.key, game.reading)
+            games.set_reading(db, game.key, game.reading)
     return _reloaded(db, game.kind, game.id, folded)
 
 

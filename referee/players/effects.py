@@ -15,8 +15,7 @@ from referee.notes import Note, note
 from referee.players.service import record_change, reverted_sheet, wound_started
 from referee.rules import N_, RuleError, stats
 from referee.rules.cards import sort_codes
-from referee.store import events
-from referee.store import players as rows
+from referee.store import events, players
 
 REASON_UNDO = N_("undone: %(reason)s")
 # The duel's own sentence (D1, D7): a surrendered card never comes back.
@@ -36,17 +35,17 @@ def apply_effect(db: Database, referee_id: int | None, player_id: int, effect: E
     stats.adjust keeps the bounds (D4 cartridges, D8 chance, D10 HP, level 1–10) and
     derives the heavy wound at 0 HP: a row changed elsewhere meanwhile is refused with
     the rule, never broken."""
-    row = rows.get(db, player_id)
+    row = players.get(db, player_id)
     if row is None:
         raise RuleError(None, NO_PLAYER, id=player_id)
     deltas = dict(effect.deltas)
     for counter in effect.refill:  # D13: back to the maximum on the passport
         deltas[counter] = row[_MAXIMUM[counter]] - row[counter]
     deltas = {k: v for k, v in deltas.items() if v}
-    sheet = stats.adjust(rows.sheet(row), deltas) if deltas else rows.sheet(row)
+    sheet = stats.adjust(players.sheet(row), deltas) if deltas else players.sheet(row)
     new: dict = sheet.values()
     new["wounded_at"] = wound_started(row, sheet.status)
-    deck = rows.deck_cards(row)
+    deck = players.deck_cards(row)
     for card in effect.surrender:
         if card not in deck:  # D1: surrendered elsewhere since this game began
             raise RuleError("D7", HAND_GONE, card=card, player=row["character"],
@@ -63,7 +62,7 @@ def compensate(db: Database, referee_id: int | None, event_id: int, *, kind: str
     event = events.get(db, event_id)
     if event is None:
         raise RuleError(None, N_("No such event: reload the history."))
-    row = rows.existing(db, event["player_id"])
+    row = players.existing(db, event["player_id"])
     if row["status"] == stats.DEAD:
         raise RuleError(None, DEAD_SINCE, player=row["character"])
     changes = event["changes"]
@@ -72,7 +71,7 @@ def compensate(db: Database, referee_id: int | None, event_id: int, *, kind: str
         before = set(filter(None, (changes["duel_deck"]["before"] or "").split(",")))
         after = set(filter(None, (changes["duel_deck"]["after"] or "").split(",")))
         # D1: a card comes back only because its laying is undone.
-        new["duel_deck"] = ",".join(sort_codes({*rows.deck_cards(row), *(before - after)}))
+        new["duel_deck"] = ",".join(sort_codes({*players.deck_cards(row), *(before - after)}))
     saved = record_change(db, row, new, referee_id=referee_id, kind=kind,
                           reason=note(REASON_UNDO, reason=event["note"] or event["reason"]),
                           undoes=event_id)

@@ -10,8 +10,7 @@ from sqlite_utils import Database
 from referee.notes import Note
 from referee.rules import N_, RuleError, stats, whole
 from referee.rules.cards import duel_deck, parse_suit
-from referee.store import events, fold, ledger, write
-from referee.store import players as rows
+from referee.store import events, fold, ledger, players, write
 from referee.store.events import now
 from referee.store.ledger import new_id
 
@@ -125,7 +124,7 @@ def create_in_write(db: Database, referee_id: int | None, cleaned: list[dict],
                     "suit")}
         events.record(db, referee_id=referee_id, player_id=pid, kind=kind,
                       changes=changes, reason=reason, at=at)
-        created.append(rows.existing(db, pid))
+        created.append(players.existing(db, pid))
     return created
 
 
@@ -156,7 +155,7 @@ def record_change(db: Database, row: dict, new: dict, *, referee_id: int | None,
                              changes=changes, reason=reason, undoes=undoes, at=at or now(),
                              sheet=True, tap=tap)
     # the row as the event left it (kept by the fold: no second read), else read
-    result = ledger.current(db).players.pop(row["id"], None) or rows.existing(db, row["id"])
+    result = ledger.current(db).players.pop(row["id"], None) or players.existing(db, row["id"])
     result["event_id"] = event_id
     return result
 
@@ -173,10 +172,10 @@ def wound_started(before: dict, status: str, restore: str | None = None) -> str 
 def reverted_sheet(row: dict, changes: dict) -> dict:
     """The stats of ``row`` with an event's sheet changes taken back by delta, so other
     referees' taps since then survive; the heavy wound's start comes back with them."""
-    sheet_changes = {k: v for k, v in changes.items() if k in rows.SHEET_FIELDS}
+    sheet_changes = {k: v for k, v in changes.items() if k in players.SHEET_FIELDS}
     if not sheet_changes:
         return {}
-    sheet = stats.revert(rows.sheet(row), sheet_changes)
+    sheet = stats.revert(players.sheet(row), sheet_changes)
     restore = changes.get("wounded_at", {}).get("before")
     return {**sheet.values(), "wounded_at": wound_started(row, sheet.status, restore)}
 
@@ -184,11 +183,11 @@ def reverted_sheet(row: dict, changes: dict) -> dict:
 def _change_locked(db: Database, referee_id: int | None, player_id: int, kind: str,
                    rule: Callable[[stats.Sheet], stats.Sheet], reason: str | Note,
                    at: str | None = None, tap: str | None = None) -> dict:
-    row = rows.get(db, player_id)
+    row = players.get(db, player_id)
     if row is None:
         raise _missing(player_id)
     ledger.current(db).players[player_id] = row  # the fold works on this very row
-    sheet = rule(rows.sheet(row))
+    sheet = rule(players.sheet(row))
     new = sheet.values()
     new["wounded_at"] = wound_started(row, sheet.status, at)
     return record_change(db, row, new, referee_id=referee_id, kind=kind, reason=reason,
@@ -258,19 +257,19 @@ def edit_in_write(db: Database, referee_id: int | None, player_id: int, data: di
                   reason: str | Note = "") -> dict:
     """:func:`edit` inside a write already open (a JoinRPG re-import: all or nothing)."""
     fields = clean({k: v for k, v in data.items() if k in EDITABLE}, partial=True)
-    row = rows.get(db, player_id)
+    row = players.get(db, player_id)
     if row is None:
         raise _missing(player_id)
     new = {k: v for k, v in fields.items() if row[k] != v}
     if "suit" in new:
         # D1: the deck is the passport's suit; once cards are surrendered the suit is
         # part of the record and cannot be swapped.
-        if rows.deck_cards(row) != full_deck(row["suit"]).split(","):
+        if players.deck_cards(row) != full_deck(row["suit"]).split(","):
             raise RuleError("D1", N_("This player has already surrendered duel-deck cards; "
                                      "the suit can no longer change."))
         new["duel_deck"] = full_deck(new["suit"])
     if {"hp_max", "chance_max"} & new.keys():
-        sheet = stats.set_exact(rows.sheet(row), {
+        sheet = stats.set_exact(players.sheet(row), {
             "hp_max": new.get("hp_max", row["hp_max"]),
             "chance_max": new.get("chance_max", row["chance_max"]),
             # Lowering a maximum pulls the current value down with it.
@@ -285,18 +284,18 @@ def edit_in_write(db: Database, referee_id: int | None, player_id: int, data: di
 def reissue(db: Database, referee_id: int | None, player_id: int, reason: str = "") -> dict:
     """A new passport token; the old URL stops working at once."""
     with write(db):
-        row = rows.get(db, player_id)
+        row = players.get(db, player_id)
         if row is None:
             raise _missing(player_id)
         # The token itself is a secret: the event records that it changed, not its value;
         # the old one is kept as a hash, so a scan of the old passport says it was reissued.
         fold.row(db, "retired_passports", {
             "id": new_id(db, "retired_passports"), "player_id": player_id,
-            "token_hash": rows.token_hash(row["passport_token"]), "at": now()})
+            "token_hash": players.token_hash(row["passport_token"]), "at": now()})
         events.record(db, referee_id=referee_id, player_id=player_id, kind="reissue",
                       changes={"passport": {"before": "old", "after": "new"}},
                       reason=reason, sheet=True, hidden={"passport_token": new_token()})
-        return rows.existing(db, player_id)
+        return players.existing(db, player_id)
 
 
 UNDOABLE = {"adjust", "set", "heal", "death", "edit"}
@@ -330,11 +329,11 @@ def undo(db: Database, referee_id: int | None, event_id: int, reason: str = "") 
         if event["undoes"] or event["kind"] not in UNDOABLE or event["player_id"] is None:
             raise RuleError(None, N_("This kind of entry cannot be undone; "
                                      "make the opposite change instead."))
-        row = rows.existing(db, event["player_id"])
+        row = players.existing(db, event["player_id"])
         changes = event["changes"]
         new = reverted_sheet(row, changes)
         for name, change in changes.items():
-            if name in rows.SHEET_FIELDS or name == "wounded_at":
+            if name in players.SHEET_FIELDS or name == "wounded_at":
                 continue
             if row[name] == change["after"]:
                 new[name] = change["before"]

@@ -9,14 +9,13 @@ from datetime import UTC, datetime, timedelta
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from referee.games.hub import door as door_of
-from referee.games.hub import game_name, player_panels
+import referee.players.settings  # by full name: the view settings() has the short one
+import referee.store.settings
+from referee.games.hub import door, game_name, player_panels
 from referee.players import exporting, importing, joinrpg, service
-from referee.players import settings as event_settings  # two settings; the view has the name
 from referee.rules import N_, RuleError, whole, whole_arg
 from referee.rules.stats import COUNTERS, HEAVY_WOUND
 from referee.store import conflicts, events, games, players
-from referee.store import settings as settings_store
 from referee.web.context import get_db, public_base, signed_in
 from referee.web.i18n import event_reason, field_label, rule_message
 from referee.web.once import once_form, row_target
@@ -60,20 +59,20 @@ def game_step(player_id: int, event: dict | None) -> dict | None:
     with the address of that game, whose own Undo takes the whole step back."""
     if event is None or not service.is_game_step(event):
         return None
-    door = door_of(event["kind"])
+    game_door = door(event["kind"])
     game = games.step_of(get_db(), player_id, event["id"])
     name = event_reason(event)
-    if game and door:
+    if game and game_door:
         return {"event": event, "name": name or game_name(game["kind"], game["id"]),
-                "url": door.screen(game["id"]), "game": game_name(game["kind"], game["id"])}
+                "url": game_door.screen(game["id"]), "game": game_name(game["kind"], game["id"])}
     return {"event": event, "name": name or event["kind"],
-            "url": url_for(door.index) if door else None, "game": None}
+            "url": url_for(game_door.index) if game_door else None, "game": None}
 
 
 def sheet_view(row: dict) -> dict:
     """What the sheet templates need about one player."""
     db = get_db()
-    minutes = int(settings_store.get(db, "death_minutes") or 0)
+    minutes = int(referee.store.settings.get(db, "death_minutes") or 0)
     history = events.for_player(db, row["id"], limit=HISTORY_SHOWN)
     latest = latest_change(history)
     last = latest if latest and latest["kind"] in service.UNDOABLE else None
@@ -184,7 +183,7 @@ def index():
         return render_template("players/_list.html", **listing)
     # The heavily wounded come first, with their clocks: they are the urgent ones, and
     # every one of them is listed, whatever the page below shows.
-    minutes = int(settings_store.get(db, "death_minutes") or 0)
+    minutes = int(referee.store.settings.get(db, "death_minutes") or 0)
     wounded = [(r, wound_clock(r, minutes)) for r in players.heavily_wounded(db)]
     return render_template("players/index.html", **listing, wounded=wounded)
 
@@ -376,12 +375,12 @@ def export_csv():
 def settings():
     """Event settings: its name, the bleed-out minutes and the public URL for passports."""
     db = get_db()
-    values = settings_store.get_all(db)
+    values = referee.store.settings.get_all(db)
     error = message = None
     if request.method == "POST":
-        new = event_settings.submitted(request.form)
+        new = referee.players.settings.submitted(request.form)
         try:
-            values = event_settings.save(db, signed_in()["id"], new)
+            values = referee.players.settings.save(db, signed_in()["id"], new)
             message = gettext("Saved.")
         except RuleError as err:
             error = rule_message(err)

@@ -16,13 +16,13 @@ from flask import (
     url_for,
 )
 
+import referee.store.conflicts  # by full name: the view conflicts() has the short one
 from referee.api.stations import conflict_json
 from referee.qr import qr_svg
 from referee.rules import RuleError
 from referee.stations import pinning
 from referee.stations.current import EXTENSION, link, runtime
 from referee.stations.runtime import Runtime
-from referee.store import conflicts as conflict_store  # the view conflicts() has the name
 from referee.store import ledger
 from referee.store.db import fetch
 from referee.web.context import get_db, is_loopback, signed_in
@@ -70,7 +70,7 @@ def index():
                            stations=stations, running=station is not None,
                            problems=fetch(db, "SELECT * FROM segments WHERE status != 'ok' "
                                               "OR problem != '' ORDER BY path LIMIT 50"),
-                           held=len(conflict_store.find(db, "held")))
+                           held=len(referee.store.conflicts.find(db, "held")))
 
 
 def _pin() -> str | None:
@@ -140,15 +140,16 @@ def joined():
 def conflicts():
     """Changes the merged logs refused, for a referee to apply anyway or discard."""
     db = get_db()
-    settled = (conflict_store.find(db, "applied", limit=20)
-               + conflict_store.find(db, "discarded", limit=20))
+    settled = (referee.store.conflicts.find(db, "applied", limit=20)
+               + referee.store.conflicts.find(db, "discarded", limit=20))
     return _conflicts_page(db, settled)
 
 
 def _conflicts_page(db, settled: list[dict], error: str | None = None, status: int = 200):
     names = {p["id"]: p["character"] for p in fetch(db, "SELECT id, character FROM players")}
     return render_template("stations/conflicts.html", error=error, names=names,
-                           held=[conflict_json(c) for c in conflict_store.find(db, "held")],
+                           held=[conflict_json(c)
+                                 for c in referee.store.conflicts.find(db, "held")],
                            settled=[conflict_json(c) for c in settled]), status
 
 
@@ -163,8 +164,8 @@ def settle(conflict_id: str):
     """Apply a held change anyway, or discard it."""
     db = get_db()
     try:
-        conflict_store.settle(db, signed_in()["id"], conflict_id,
-                     request.form.get("decision", ""))
+        referee.store.conflicts.settle(db, signed_in()["id"], conflict_id,
+                                       request.form.get("decision", ""))
     except RuleError as err:
         return _conflicts_page(db, [], rule_message(err), 422)
     return _back(url_for("stations.conflicts"))

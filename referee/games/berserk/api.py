@@ -9,15 +9,12 @@ from collections.abc import Callable
 
 from flask import abort, jsonify
 
-from referee.api import games as game_api
-from referee.api import paging
+from referee.api import games, paging
 from referee.api.models import Undo
 from referee.api.registry import PREFIX, ApiBlueprint
 from referee.api.schemas import GamePage
 from referee.errors import Conflict
-from referee.games import service as games
-from referee.games.berserk import registered, service, squads
-from referee.games.berserk import rules as berserk
+from referee.games.berserk import registered, rules, service, squads
 from referee.games.berserk.answers import (
     BerserkBattle,
     BerserkBattleStale,
@@ -48,8 +45,9 @@ from referee.games.berserk.schemas import (
 )
 from referee.games.berserk.view import localized
 from referee.games.berserk.words import DECK_STALE, SQUAD_STALE, STALE
+from referee.games.service import Game
 from referee.rules import RuleError
-from referee.store import players as player_rows
+from referee.store import players
 from referee.store.once import Made
 from referee.web.context import found_or_404, get_db
 from referee.web.once import idempotent
@@ -62,7 +60,7 @@ def problems_json(problems) -> list[dict]:
     return [{"rule": p.rule, "error": localized(p)} for p in problems]
 
 
-def summary_json(sm: berserk.SquadSummary) -> dict:
+def summary_json(sm: rules.SquadSummary) -> dict:
     """Live counts of a squad (B12–B14)."""
     return {
         "cards": sm.cards, "gold": sm.gold, "silver": sm.silver,
@@ -76,7 +74,7 @@ def summary_json(sm: berserk.SquadSummary) -> dict:
     }
 
 
-def summary_with(sm: berserk.SquadSummary, hired: tuple) -> dict:
+def summary_with(sm: rules.SquadSummary, hired: tuple) -> dict:
     """A squad's counts, with what it breaks of its player's registered deck (B14)."""
     out = summary_json(sm)
     if hired:
@@ -104,7 +102,7 @@ def squad_json(row: dict) -> dict:
     return out
 
 
-def deck_summary_json(sm: berserk.DeckSummary) -> dict:
+def deck_summary_json(sm: rules.DeckSummary) -> dict:
     """Live counts of a deck (B14)."""
     return {"cards": sm.cards, "deck_min": sm.deck_min, "deck_max": sm.deck_max,
             "max_copies": sm.max_copies, "max_unique_copies": sm.max_unique_copies,
@@ -128,7 +126,7 @@ def registered_json(row: dict) -> dict:
     return out
 
 
-def battle_json(game: games.Game) -> dict:
+def battle_json(game: Game) -> dict:
     """A battle: its creatures with their current properties, and its record."""
     rec = service.record(game)
     setup = game.row["setup"]
@@ -138,23 +136,23 @@ def battle_json(game: games.Game) -> dict:
         "players": dict(zip(service.SIDES, game.row["player_ids"], strict=False)),
         "squads": {s: {k: setup[s].get(k) for k in ("squad", "squad_version", "name", "deck")}
                    for s in service.SIDES},
-        "state": berserk.state_to_dict(rec.state),
+        "state": rules.state_to_dict(rec.state),
         "log": [{"seq": e.row["seq"], "at": e.row["at"], "referee": e.row["referee"],
                  "action": e.row["action"], "undone": e.undone_by is not None,
-                 "outcome": berserk.outcome_to_dict(e.outcome) if e.outcome else None,
+                 "outcome": rules.outcome_to_dict(e.outcome) if e.outcome else None,
                  "deaths": list(e.deaths)} for e in rec.entries],
         "created_at": game.row["created_at"], "updated_at": game.row["updated_at"],
     }
 
 
-BATTLE = game_api.GameApi(kind=service.KIND, load=service.load, show=battle_json, stale=STALE)
+BATTLE = games.GameApi(kind=service.KIND, load=service.load, show=battle_json, stale=STALE)
 WRITTEN = {200: BerserkBattle, 409: BerserkBattleStale}
 
 
 def _listed(store: Store, to_json: Callable[[dict], dict]):
     """Stored squads or decks, newest first; ?player=<id> keeps that player's; ?limit=
     (1000) and ?before=<id> page back."""
-    player_id, limit = game_api.player_filter(), paging.limit(1000)
+    player_id, limit = games.player_filter(), paging.limit(1000)
     found = store.listing(get_db(), player_id, limit + 1, paging.id_arg("before"))
     return paging.paged(found, limit, store.count(get_db(), player_id), "before", to_json)
 
@@ -186,7 +184,7 @@ def _saves(store: Store, doc_id: int) -> list[dict]:
 def list_decks():
     """Decks of Berserk-style cards with every card's printed properties (B1–B5, B8)."""
     return jsonify([{"name": d.name, "title_en": d.title_en, "title_ru": d.title_ru,
-                     "cards": [{**berserk.card_to_dict(e.card), "copies": e.copies}
+                     "cards": [{**rules.card_to_dict(e.card), "copies": e.copies}
                                for e in d.cards]}
                     for d in service.decks().values()])
 
@@ -202,7 +200,7 @@ def check_squad(body: SquadCheck):
     sm = squads.summary(deck, chosen, settings, body.seat)
     hired: tuple[RuleError, ...] = ()
     if "player" in body.sent():  # B14: against the player's registered deck, if any
-        player_rows.existing(get_db(), body.player)
+        players.existing(get_db(), body.player)
         hired = registered.hire_problems(registered.of_player(get_db(), body.player),
                                          deck.name, squads.cards_of(deck, chosen))
     return jsonify(summary_with(sm, hired))
@@ -219,7 +217,7 @@ def list_squads():
 @idempotent("squads", lambda made: _replayed(squads.STORE, made, squad_json))
 def create_squad(body: SquadNew):
     """Save a squad for a player; refused (422) unless it keeps B12–B14."""
-    row = squads.save(get_db(), game_api.referee_id(), None, player_id=body.player,
+    row = squads.save(get_db(), games.referee_id(), None, player_id=body.player,
                       name=body.name, deck=body.deck, seat=body.seat,
                       chosen=squads.picks_from_json(body.cards),
                       settings=service.read_settings(_settings_sent(body)))
@@ -243,13 +241,13 @@ def update_squad(squad_id: int, body: SquadChange):
     settings = service.read_settings(sent["settings"] if "settings" in sent
                                      else row["settings"])
     try:
-        row = squads.save(get_db(), game_api.referee_id(), squad_id,
+        row = squads.save(get_db(), games.referee_id(), squad_id,
                           player_id=sent.get("player", row["player_id"]),
                           name=sent.get("name", row["name"]), deck=sent.get("deck", row["deck"]),
                           seat=sent.get("seat", row["seat"]), chosen=chosen, settings=settings,
                           version=body.version)
     except Conflict as err:
-        return game_api.stale_answer(squad_json(fresh_of(err)), SQUAD_STALE)
+        return games.stale_answer(squad_json(fresh_of(err)), SQUAD_STALE)
     return jsonify(squad_json(row))
 
 
@@ -278,7 +276,7 @@ def list_registered():
 def register_deck(body: DeckNew):
     """Register a player's deck (one a player); refused (422) unless it keeps B14. The
     player's squads are then hired from it."""
-    row = registered.save(get_db(), game_api.referee_id(), None, player_id=body.player,
+    row = registered.save(get_db(), games.referee_id(), None, player_id=body.player,
                           name=body.name, deck=body.deck,
                           counts=registered.counts_from_json(body.cards),
                           settings=service.read_settings(_settings_sent(body)))
@@ -307,12 +305,12 @@ def update_registered(deck_id: int, body: DeckChange):
     settings = service.read_settings(sent["settings"] if "settings" in sent
                                      else row["settings"])
     try:
-        row = registered.save(get_db(), game_api.referee_id(), deck_id,
+        row = registered.save(get_db(), games.referee_id(), deck_id,
                               player_id=row["player_id"], name=sent.get("name", row["name"]),
                               deck=sent.get("deck", row["deck"]), counts=counts,
                               settings=settings, version=body.version)
     except Conflict as err:
-        return game_api.stale_answer(registered_json(fresh_of(err)), DECK_STALE)
+        return games.stale_answer(registered_json(fresh_of(err)), DECK_STALE)
     return jsonify(registered_json(row))
 
 
@@ -324,31 +322,31 @@ def list_battles():
     """Battles, newest first; ?player=<id> keeps that player's; ?limit= (200) and
     ?before=<id> page back."""
     db = get_db()
-    return game_api.listed(service.KIND, lambda row: battle_json(service.load(db, row["id"])))
+    return games.listed(service.KIND, lambda row: battle_json(service.load(db, row["id"])))
 
 
 @bp.operation("post", "/battles", {201: BerserkBattle}, body=BattleNew)
-@idempotent("battles", lambda made: game_api.replayed(BATTLE, made))
+@idempotent("battles", lambda made: games.replayed(BATTLE, made))
 def create_battle(body: BattleNew):
     """Put two players' saved squads in play (a moves first); settings default to a's."""
     db = get_db()
     base = None
     if type(body.a) is int and (row := squads.get(db, body.a)) is not None:
         base = service.read_settings(row["settings"])
-    settings = service.read_settings(_settings_sent(body), base=base or berserk.PUBLISHED)
-    game = service.create(db, game_api.referee_id(), body.a, body.b, settings)
-    return game_api.created(BATTLE, game)
+    settings = service.read_settings(_settings_sent(body), base=base or rules.PUBLISHED)
+    game = service.create(db, games.referee_id(), body.a, body.b, settings)
+    return games.created(BATTLE, game)
 
 
 @bp.operation("get", "/battles/<int:game_id>", {200: BerserkBattle})
 def get_battle(game_id: int):
     """One battle: creatures with their current properties, and the record."""
-    return game_api.show(BATTLE, game_id)
+    return games.show(BATTLE, game_id)
 
 
 def _act(game_id: int, action: dict, version: int | None):
     found_or_404(service.load, game_id)
-    return game_api.act(BATTLE, game_id, action, version)
+    return games.act(BATTLE, game_id, action, version)
 
 
 @bp.operation("post", "/battles/<int:game_id>/modifications", WRITTEN, body=ModifyIn)
@@ -370,10 +368,10 @@ def preview_strike(game_id: int, body: PreviewIn):
     """What a strike would do, as rolled and (in an exchange) lowered; nothing is stored."""
     game = found_or_404(service.load, game_id)
     action = service.read_action({"type": "strike", **body.sent("version")})
-    assert isinstance(action, berserk.Strike)  # read as a "strike"; else RuleError
-    outcomes = service.outcomes(game.state_as(berserk.Battle), action)
+    assert isinstance(action, rules.Strike)  # read as a "strike"; else RuleError
+    outcomes = service.outcomes(game.state_as(rules.Battle), action)
     return jsonify({"version": game.version,
-                    "outcomes": [berserk.outcome_to_dict(o) for o in outcomes]})
+                    "outcomes": [rules.outcome_to_dict(o) for o in outcomes]})
 
 
 @bp.operation("post", "/battles/<int:game_id>/actions", WRITTEN, body=BattleAction)
@@ -386,4 +384,4 @@ def other_action(game_id: int, body: BattleAction):
               load=service.load)
 def undo(game_id: int, body: Undo):
     """Undo the latest action that counts (an undo row is appended)."""
-    return game_api.undo(BATTLE, game_id, body.version)
+    return games.undo(BATTLE, game_id, body.version)

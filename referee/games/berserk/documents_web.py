@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from referee.decks import Deck
 from referee.errors import Conflict
-from referee.games.berserk import rules as berserk
+from referee.games.berserk import rules
 from referee.games.berserk.documents import Store, fresh_of
 from referee.games.berserk.files import decks
 from referee.games.berserk.game import read_settings
@@ -42,12 +42,12 @@ def deck_files() -> dict[str, Deck]:
     return found
 
 
-def stored_settings(row: dict) -> berserk.Settings:
+def stored_settings(row: dict) -> rules.Settings:
     """The rules numbers a document was saved with (published ones if unreadable now)."""
     try:
         return read_settings(row["settings"])
     except RuleError:
-        return berserk.PUBLISHED
+        return rules.PUBLISHED
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class Editor:
             return render_template(self.form_template, **view), status
         return self.page(view, status)
 
-    def save(self, draft: dict, store: Callable[[berserk.Settings], dict],
+    def save(self, draft: dict, store: Callable[[rules.Settings], dict],
              then: Callable[[dict], Response]):
         """Save the form's document with ``store(settings)`` and answer ``then(row)``; or
         answer the refusal (422) or the fresh document (409)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import fields
 
-from referee.games.berserk import rules as berserk
+from referee.games.berserk import rules
 from referee.games.berserk.rules import PUBLISHED, Battle, Settings, Strike
 from referee.games.interface import Choices, GameKind, default_status
 from referee.rules import N_, RuleError, whole
@@ -90,7 +90,7 @@ def read_settings(values: object, strict: bool = True,
             chosen[key] = _switch(key, value, strict)
         else:
             chosen[key] = _number(key, value, strict)
-    settings = Settings(**{**berserk.settings_to_dict(base), **chosen})
+    settings = Settings(**{**rules.settings_to_dict(base), **chosen})
     if settings.deck_min > settings.deck_max:
         raise RuleError("B14", N_("A deck of at least %(min)s cards cannot also have at most "
                                   "%(max)s; lower the first number or raise the second."),
@@ -105,8 +105,8 @@ def read_settings(values: object, strict: bool = True,
 
 def changed_settings(settings: Settings) -> dict[str, object]:
     """The settings that differ from the published rules (shown on the screens)."""
-    published = berserk.settings_to_dict(PUBLISHED)
-    return {k: v for k, v in berserk.settings_to_dict(settings).items() if published[k] != v}
+    published = rules.settings_to_dict(PUBLISHED)
+    return {k: v for k, v in rules.settings_to_dict(settings).items() if published[k] != v}
 
 
 # The stored-game kind ------------------------------------------------------------------
@@ -123,7 +123,7 @@ def start(setup: object) -> Battle:
         if not isinstance(raw, list):
             raise RuleError(None, BAD_SETUP, detail=f"cards of side {side}")
         try:
-            cards = tuple(berserk.card_from_dict(c) for c in raw)
+            cards = tuple(rules.card_from_dict(c) for c in raw)
         except ValueError as err:
             raise RuleError(None, BAD_SETUP, detail=str(err)[:200]) from None
         if not cards:
@@ -131,13 +131,13 @@ def start(setup: object) -> Battle:
                                       "it first."), side=side.upper())
         squads.append(cards)
     # B12–B14: the engine checks both squads against these settings, a first, b second.
-    return berserk.start(squads[0], squads[1], settings)
+    return rules.start(squads[0], squads[1], settings)
 
 
-def read_action(d: object) -> berserk.Action:
+def read_action(d: object) -> rules.Action:
     """An action dict as the engine reads it; a malformed one is a refusal, not a crash."""
     try:
-        return berserk.action_from_dict(d)
+        return rules.action_from_dict(d)
     except (ValueError, TypeError) as err:
         raise RuleError(None, N_("This action cannot be read (%(detail)s); check its fields "
                                  "against the API description."),
@@ -146,14 +146,14 @@ def read_action(d: object) -> berserk.Action:
 
 def finished(state: Battle) -> bool:
     """A battle ends when one side (or both) has no living creature left."""
-    return berserk.winner(state) is not None
+    return rules.winner(state) is not None
 
 
 
 
 
 
-def legal(state: Battle) -> list[berserk.Action]:
+def legal(state: Battle) -> list[rules.Action]:
     """Strikes as they may be rolled (B11), taps, untaps and ends of effects, now.
 
     Modifications and wounds from abilities are open-ended (any card text): the screens
@@ -162,14 +162,14 @@ def legal(state: Battle) -> list[berserk.Action]:
         return []
     out: list = []
     dice = range(1, 7)
-    for creature, kinds in berserk.allowed(state).items():
+    for creature, kinds in rules.allowed(state).items():
         if "tap" in kinds:
-            out.append(berserk.Tap(creature))
+            out.append(rules.Tap(creature))
         if "untap" in kinds:
-            out.append(berserk.Untap(creature))
+            out.append(rules.Untap(creature))
         if "strike" in kinds:
-            for target in berserk.targets(state, creature):
-                answers = (None,) if berserk.creature(state, target).tapped else dice
+            for target in rules.targets(state, creature):
+                answers = (None,) if rules.creature(state, target).tapped else dice
                 out.extend(Choices(lambda a, d, c=creature, t=target: Strike(c, t, a, d),
                                    dice, answers))
     return out
@@ -177,10 +177,10 @@ def legal(state: Battle) -> list[berserk.Action]:
 
 def read(state: Battle) -> dict:
     """The battle as plain data: creatures, their properties, whose move, the winner."""
-    return berserk.state_to_dict(state)
+    return rules.state_to_dict(state)
 
 
 KIND = GameKind(
-    name=NAME, title=N_("Berserk battles"), start=start, legal=legal, apply=berserk.apply,
-    read=read, action_from_dict=read_action, action_to_dict=berserk.action_to_dict,
+    name=NAME, title=N_("Berserk battles"), start=start, legal=legal, apply=rules.apply,
+    read=read, action_from_dict=read_action, action_to_dict=rules.action_to_dict,
     status=default_status(finished))

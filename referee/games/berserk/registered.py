@@ -18,9 +18,8 @@ from collections.abc import Iterable, Mapping
 from sqlite_utils import Database
 
 from referee.decks import Deck
-from referee.games.berserk import rules as berserk
+from referee.games.berserk import files, rules
 from referee.games.berserk.documents import NOT_IN_DECK, Store, bounded, name_of
-from referee.games.berserk.files import deck as deck_file
 from referee.games.berserk.game import read_settings
 from referee.games.berserk.rules import Card, DeckSummary, Settings
 from referee.rules import N_, RuleError
@@ -81,12 +80,12 @@ def cards_of(deck: Deck, counts: Mapping[str, int]) -> tuple[Card, ...]:
     for code in counts:
         if code not in catalogue:
             raise RuleError(None, NOT_IN_DECK, card=code[:20], deck=deck.name)
-    return berserk.expand(counts, catalogue)
+    return rules.expand(counts, catalogue)
 
 
 def summary(deck: Deck, counts: Mapping[str, int], settings: Settings) -> DeckSummary:
     """Live counts: cards against 30–50, copies, unique cards, problems (B14)."""
-    return berserk.deck_summary(cards_of(deck, counts), settings)
+    return rules.deck_summary(cards_of(deck, counts), settings)
 
 
 # Stored decks ---------------------------------------------------------------------------
@@ -104,10 +103,10 @@ def check(player_id: object, name: object, deck_name: object, counts: Mapping[st
           settings: Settings) -> dict:
     """The deck as it would be stored; RuleError for the first thing wrong with it (B14)."""
     name = name_of(name, N_("The deck's name must be text of at most %(limit)s characters."))
-    deck = deck_file(deck_name)
-    berserk.check_deck(cards_of(deck, counts), settings)
+    deck = files.deck(deck_name)
+    rules.check_deck(cards_of(deck, counts), settings)
     return {"player_id": player_id, "name": name, "deck": deck.name,
-            "cards": counts_json(counts), "settings": berserk.settings_to_dict(settings)}
+            "cards": counts_json(counts), "settings": rules.settings_to_dict(settings)}
 
 
 def save(db: Database, referee_id: int | None, deck_id: int | None, *, player_id: object,
@@ -133,7 +132,7 @@ def problems_of(row: dict) -> tuple[RuleError, ...]:
     """What is wrong with a registered deck now (its deck file may have changed since)."""
     try:
         settings = read_settings(row["settings"])
-        return summary(deck_file(row["deck"]), held(row), settings).problems
+        return summary(files.deck(row["deck"]), held(row), settings).problems
     except RuleError as err:
         return (err,)
 
@@ -152,4 +151,4 @@ def hire_problems(registered: dict | None, deck_name: str, cards: Iterable[Card]
         return (RuleError("B14", N_("The deck registered for %(player)s is made of %(deck)s "
                                     "cards; build the squad from %(deck)s."),
                           player=owner, deck=registered["deck"]),)
-    return berserk.hire_problems(cards, held(registered), owner)
+    return rules.hire_problems(cards, held(registered), owner)

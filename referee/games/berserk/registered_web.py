@@ -9,18 +9,16 @@ from flask import Blueprint, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.decks import search
-from referee.games.berserk import registered, squads
-from referee.games.berserk import rules as berserk
+from referee.games.berserk import files, registered, rules, squads
 from referee.games.berserk.documents_web import Editor, deck_files, found_refusal
-from referee.games.berserk.files import deck as deck_file
 from referee.games.berserk.game import changed_settings
-from referee.games.berserk.rules import deck as deck_rules
+from referee.games.berserk.rules.deck import TOO_FEW, TOO_MANY
 from referee.games.berserk.rules.squad import UNIQUE_COPIES
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import settings_or_error
 from referee.games.berserk.words import DECK_STALE
 from referee.rules import N_, RuleError, whole, whole_arg
-from referee.store import players as player_rows
+from referee.store import players
 from referee.web.context import get_db, signed_in
 from referee.web.once import once_form, row_target
 from referee.web.screens import form_version, list_page
@@ -53,7 +51,7 @@ def draft_of(row: dict) -> dict:
 
 def hint_of(err: RuleError) -> str:
     """Which B14 limit one more copy would break, in two words."""
-    if err.message == deck_rules.TOO_MANY:
+    if err.message == TOO_MANY:
         return gettext(HINTS["size"])
     return gettext(HINTS["unique" if err.message == UNIQUE_COPIES else "copies"])
 
@@ -62,21 +60,21 @@ def _key(problem: RuleError) -> tuple:
     return problem.rule, problem.message, tuple(sorted(problem.params.items()))
 
 
-def added(deck, counts: dict, code: str, settings: berserk.Settings) -> RuleError | None:
+def added(deck, counts: dict, code: str, settings: rules.Settings) -> RuleError | None:
     """The B14 refusal one more copy of ``code`` brings (a copy limit, or the deck's top
     size), None when it may be added. Too few cards is no reason to refuse a card, and a
     problem that stays exactly as it was is not this copy's doing."""
     more = {**counts, code: counts.get(code, 0) + 1}
     before = {_key(p) for p in registered.summary(deck, counts, settings).problems}
     for problem in registered.summary(deck, more, settings).problems:
-        if _key(problem) in before or problem.message == deck_rules.TOO_FEW:
+        if _key(problem) in before or problem.message == TOO_FEW:
             continue
         if problem.params.get("card", code) == code:
             return problem
     return None
 
 
-def form_view(draft: dict, *, settings: berserk.Settings | None = None,
+def form_view(draft: dict, *, settings: rules.Settings | None = None,
               refusal: str | None = None, error: str | None = None,
               notice: str | None = None) -> tuple[dict, bool]:
     """Everything the registration form shows; applies one + or − first. The flag says
@@ -84,7 +82,7 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
     db = get_db()
     decks = deck_files()
     deck = decks.get(draft["deck"]) or next(iter(decks.values()))
-    settings = settings or berserk.PUBLISHED
+    settings = settings or rules.PUBLISHED
     refused = False
     counts = {e.code: 0 for e in deck.cards}
     try:
@@ -127,11 +125,11 @@ def form_view(draft: dict, *, settings: berserk.Settings | None = None,
                      "hint": hint_of(problem) if problem else None,
                      "shown": shown is None or entry.code in shown})
     row = registered.get(db, draft["deck_id"]) if draft["deck_id"] else None
-    player = player_rows.get(db, draft["player_id"]) if draft["player_id"] else None
+    player = players.get(db, draft["player_id"]) if draft["player_id"] else None
     owned = squads.listing(db, row["player_id"]) if row else []
     view = {
         "draft": {**draft, "deck": deck.name}, "registered": row, "player": player,
-        "players": player_rows.search(db, "") if row is None else [],
+        "players": players.search(db, "") if row is None else [],
         "decks": decks, "deck": deck, "rows": rows, "summary": summary,
         "problems": problems,
         "settings": settings, "settings_open": bool(changed_settings(settings)),
@@ -187,10 +185,10 @@ def build():
 def _save(deck_id: int | None):
     draft = draft_from_form()
 
-    def store(settings: berserk.Settings) -> dict:
+    def store(settings: rules.Settings) -> dict:
         if draft["player_id"] is None and deck_id is None:
             raise RuleError(None, N_("Choose the player whose deck this is."))
-        deck = deck_file(draft["deck"])
+        deck = files.deck(draft["deck"])
         counts = registered.counts_from_form(request.form, deck)
         if draft["deck_was"] and draft["deck_was"] != deck.name:
             counts = {}

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
-from referee.games import service as games
-from referee.games.berserk import rules as berserk
-from referee.games.berserk import squads
+from referee.games import service
+from referee.games.berserk import rules, squads
 from referee.games.berserk.files import deck, decks  # noqa: F401  (re-exported)
 
 # Re-exported: the screens and the API read the settings through this module.
@@ -32,22 +31,22 @@ from referee.games.berserk.game import (  # noqa: F401
 )
 from referee.games.berserk.rules import Battle, Settings, Strike, StrikeOutcome
 from referee.rules import N_, RuleError
-from referee.store import games as game_rows
+from referee.store import games
 
 KIND = "berserk"
 
 # Starting a battle from two saved squads -------------------------------------------------
 
 
-def side_setup(squad: dict, cards: tuple[berserk.Card, ...]) -> dict:
+def side_setup(squad: dict, cards: tuple[rules.Card, ...]) -> dict:
     """One side of a setup: where the squad came from and its printed cards, X fixed."""
     return {"squad": squad["id"], "squad_version": squad["version"],
             "player": squad["player_id"], "name": squad["name"], "deck": squad["deck"],
-            "cards": [berserk.card_to_dict(c) for c in cards]}
+            "cards": [rules.card_to_dict(c) for c in cards]}
 
 
 def create(db: Database, referee_id: int | None, squad_a: object, squad_b: object,
-           settings: Settings) -> games.Game:
+           settings: Settings) -> service.Game:
     """Put two saved squads in play; the engine checks them first (B12–B14), and each
     against its player's registered deck (B14)."""
     rows = []
@@ -63,22 +62,22 @@ def create(db: Database, referee_id: int | None, squad_a: object, squad_b: objec
         hired = squads.hire_problems(db, row)
         if hired:
             raise hired[0]
-    setup = {"settings": berserk.settings_to_dict(settings)}
+    setup = {"settings": rules.settings_to_dict(settings)}
     for side, row in zip(SIDES, rows, strict=True):
         setup[side] = side_setup(row, squads.cards_of(deck(row["deck"]), squads.picks(row)))
     title = f"{rows[0]['character']} — {rows[1]['character']}"
-    return games.create(db, referee_id, KIND, setup, [r["player_id"] for r in rows], title)
+    return service.create(db, referee_id, KIND, setup, [r["player_id"] for r in rows], title)
 
 
-def load(db: Database, game_id: int) -> games.Game | None:
+def load(db: Database, game_id: int) -> service.Game | None:
     """A stored battle (None if there is none or it is another game)."""
-    return games.load(db, KIND, game_id)
+    return service.load(db, KIND, game_id)
 
 
 def listing(db: Database, player_id: int | None = None, limit: int = 200,
             before: int | None = None) -> list[dict]:
     """Battles, newest first, with both players' characters."""
-    found = game_rows.listing(db, KIND, player_id, limit, before)
+    found = games.listing(db, KIND, player_id, limit, before)
     for row in found:
         row["players"] = {SIDES[s["seat"]]: {"id": s["player_id"], "character": s["character"]}
                           for s in row["seated"] if s["seat"] < len(SIDES)}
@@ -93,7 +92,7 @@ class Entry:
     """One stored action as it happened: the state before it, what it did, its undo."""
 
     row: dict
-    action: berserk.Action
+    action: rules.Action
     before: Battle
     after: Battle
     outcome: StrikeOutcome | None
@@ -117,7 +116,7 @@ class Record:
         return [e for e in self.entries if e.undone_by is None]
 
 
-def record(game: games.Game) -> Record:
+def record(game: service.Game) -> Record:
     """Replay the whole history once, keeping each action's outcome and deaths."""
     state = start(game.row["setup"])
     out = Record(state=state)
@@ -133,7 +132,7 @@ def record(game: games.Game) -> Record:
                 state = live[-1].after if live else start(game.row["setup"])
             continue
         action = read_action(row["action"])
-        after = berserk.apply(state, action)
+        after = rules.apply(state, action)
         deaths = _deaths(action, state, after)
         entry = Entry(row, action, state, after,
                       after.last_strike if isinstance(action, Strike) else None, deaths)
@@ -145,7 +144,7 @@ def record(game: games.Game) -> Record:
     return out
 
 
-def _deaths(action: berserk.Action, before: Battle, after: Battle) -> tuple[str, ...]:
+def _deaths(action: rules.Action, before: Battle, after: Battle) -> tuple[str, ...]:
     """Who died by this action (B10): only the creatures it names can have."""
     named = {getattr(action, k, None) for k in ("attacker", "target", "creature")}
     return tuple(c.id for c, was in zip(after.creatures, before.creatures, strict=True)
@@ -154,4 +153,4 @@ def _deaths(action: berserk.Action, before: Battle, after: Battle) -> tuple[str,
 
 def outcomes(state: Battle, strike: Strike) -> tuple[StrikeOutcome, ...]:
     """What a strike would do, as rolled and (in an exchange) lowered (B11)."""
-    return berserk.preview(state, strike)
+    return rules.preview(state, strike)

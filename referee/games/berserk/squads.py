@@ -17,10 +17,8 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from referee.decks import Deck
-from referee.games.berserk import registered
-from referee.games.berserk import rules as berserk
+from referee.games.berserk import files, registered, rules
 from referee.games.berserk.documents import NOT_IN_DECK, Store, bounded, name_of
-from referee.games.berserk.files import deck as deck_file
 from referee.games.berserk.game import NO_SQUAD, read_settings
 from referee.games.berserk.rules import Card, Settings, SquadSummary
 from referee.rules import N_, RuleError
@@ -105,9 +103,9 @@ def card_of(deck: Deck, pick: Pick) -> Card:
     except KeyError:
         raise RuleError(None, NOT_IN_DECK, card=pick.code[:20], deck=deck.name) from None
     if card.variable_cost:
-        return berserk.fix_x(card, 0 if pick.x is None else pick.x)
+        return rules.fix_x(card, 0 if pick.x is None else pick.x)
     if pick.x is not None:
-        berserk.fix_x(card, pick.x)  # B2: raises, only a card of cost X takes a value
+        rules.fix_x(card, pick.x)  # B2: raises, only a card of cost X takes a value
     return card
 
 
@@ -119,15 +117,15 @@ def cards_of(deck: Deck, chosen: Iterable[Pick]) -> tuple[Card, ...]:
 def summary(deck: Deck, chosen: Iterable[Pick], settings: Settings, seat: str
             ) -> SquadSummary:
     """Live counts: gold, silver, element penalty, flyers, copies, problems (B12–B14)."""
-    return berserk.squad_summary(cards_of(deck, chosen), settings, seat == "first")
+    return rules.squad_summary(cards_of(deck, chosen), settings, seat == "first")
 
 
 def add(deck: Deck, chosen: tuple[Pick, ...], pick: Pick, settings: Settings, seat: str,
         hired_from: dict | None = None) -> tuple[Pick, ...]:
     """The picks with one more card, or the refusal it would bring (B12–B14); with the
     player's registered deck ``hired_from``, also a card it does not hold (B14)."""
-    cards = berserk.add_to_squad(cards_of(deck, chosen), card_of(deck, pick), settings,
-                                 seat == "first")
+    cards = rules.add_to_squad(cards_of(deck, chosen), card_of(deck, pick), settings,
+                               seat == "first")
     for problem in registered.hire_problems(hired_from, deck.name, cards):
         if problem.params.get("card", pick.code) == pick.code:
             raise problem
@@ -163,15 +161,15 @@ def check(player_id: object, name: object, deck_name: object, seat: object,
     name = name_of(name, N_("The squad's name must be text of at most %(limit)s characters."))
     if seat not in SEATS:
         raise RuleError("B12", BAD_SEAT, value=str(seat)[:20])
-    deck = deck_file(deck_name)
+    deck = files.deck(deck_name)
     cards = cards_of(deck, chosen)
     if not cards:
         raise RuleError("B12", N_("The squad has no cards; add at least one card before "
                                   "saving."))
-    berserk.check_squad(cards, settings, seat == "first")
+    rules.check_squad(cards, settings, seat == "first")
     return {"player_id": player_id, "name": name, "deck": deck.name, "seat": seat,
             "cards": [p.to_dict() for p in chosen],
-            "settings": berserk.settings_to_dict(settings)}
+            "settings": rules.settings_to_dict(settings)}
 
 
 def save(db: Database, referee_id: int | None, squad_id: int | None, *, player_id: object,
@@ -182,7 +180,7 @@ def save(db: Database, referee_id: int | None, squad_id: int | None, *, player_i
         players.existing(db, player_id)
         squad = check(player_id, name, deck, seat, chosen, settings)
         # B14: once the player has registered a deck, the squad is hired from it
-        cards = cards_of(deck_file(squad["deck"]), chosen)
+        cards = cards_of(files.deck(squad["deck"]), chosen)
         hired = registered.hire_problems(registered.of_player(db, player_id), squad["deck"],
                                          cards)
         if hired:
@@ -195,7 +193,7 @@ def hire_problems(db: Database, squad: dict) -> tuple[RuleError, ...]:
     """B14: what a stored squad breaks of its player's registered deck (none registered:
     nothing), e.g. when the deck was registered or changed after the squad was saved."""
     try:
-        cards = cards_of(deck_file(squad["deck"]), picks(squad))
+        cards = cards_of(files.deck(squad["deck"]), picks(squad))
     except RuleError as err:
         return (err,)
     return registered.hire_problems(registered.of_player(db, squad["player_id"]),
@@ -207,7 +205,7 @@ def problems_of(squad: dict, db: Database | None = None) -> tuple[RuleError, ...
     with ``db`` also what it breaks of its player's registered deck (B14)."""
     try:
         settings = read_settings(squad["settings"])
-        found = summary(deck_file(squad["deck"]), picks(squad), settings,
+        found = summary(files.deck(squad["deck"]), picks(squad), settings,
                         squad["seat"]).problems
     except RuleError as err:
         return (err,)

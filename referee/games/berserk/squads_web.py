@@ -10,16 +10,15 @@ from flask import Blueprint, redirect, request, session, url_for
 from flask_babel import gettext
 
 from referee.decks import search
-from referee.games.berserk import registered, squads
-from referee.games.berserk import rules as berserk
+from referee.games.berserk import registered, rules, squads
 from referee.games.berserk.documents_web import Editor, deck_files, found_refusal
 from referee.games.berserk.game import changed_settings
-from referee.games.berserk.rules import deck as deck_rules
+from referee.games.berserk.rules.deck import BEYOND_HELD, NOT_HELD
 from referee.games.berserk.view import localized
 from referee.games.berserk.web import settings_or_error
 from referee.games.berserk.words import SQUAD_STALE
 from referee.rules import N_, RuleError, whole, whole_arg
-from referee.store import players as player_rows
+from referee.store import players
 from referee.web.context import get_db, signed_in
 from referee.web.once import once_form, row_target
 from referee.web.screens import form_version, list_page
@@ -65,9 +64,9 @@ def hint_of(err: RuleError) -> str:
         key = "elite" if "gold" in params else "crystals"
     elif err.rule == "B13":
         key = "penalty"
-    elif err.message == deck_rules.BEYOND_HELD:
+    elif err.message == BEYOND_HELD:
         key = "held"
-    elif err.message == deck_rules.NOT_HELD:
+    elif err.message == NOT_HELD:
         key = "not_held"
     elif err.rule == "B14":
         key = "copies" if "count" in params else "flyers"
@@ -76,7 +75,7 @@ def hint_of(err: RuleError) -> str:
     return gettext(HINTS[key])
 
 
-def builder(draft: dict, *, settings: berserk.Settings | None = None,
+def builder(draft: dict, *, settings: rules.Settings | None = None,
             refusal: str | None = None, error: str | None = None,
             notice: str | None = None, add: tuple[str, int | None] | None = None,
             remove: str | None = None,
@@ -103,7 +102,7 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
     deck = decks.get(draft["deck"]) or next(iter(decks.values()))
     choices = decks if hired_from is None else {
         name: d for name, d in decks.items() if name in (hired_from["deck"], deck.name)}
-    settings = settings or berserk.PUBLISHED
+    settings = settings or rules.PUBLISHED
     seat = draft["seat"] if draft["seat"] in squads.SEATS else "first"
     refused = False
     try:
@@ -150,10 +149,10 @@ def builder(draft: dict, *, settings: berserk.Settings | None = None,
                      "hint": hint, "xs": xs, "shown": shown is None or entry.code in shown,
                      "held": held.get(entry.code, 0) if held is not None else None})
     squad = squads.get(db, draft["squad_id"]) if draft["squad_id"] else None
-    player = player_rows.get(db, draft["player_id"]) if draft["player_id"] else None
+    player = players.get(db, draft["player_id"]) if draft["player_id"] else None
     view = {
         "draft": {**draft, "seat": seat, "deck": deck.name}, "squad": squad, "player": player,
-        "players": player_rows.search(db, "") if squad is None else [],
+        "players": players.search(db, "") if squad is None else [],
         "decks": choices, "deck": deck, "picks": picks, "rows": rows, "summary": summary,
         "problems": [localized(p) for p in summary.problems + hired],
         "hired_from": hired_from,
@@ -232,7 +231,7 @@ def typed_x(code: str) -> int | None:
 def _save(squad_id: int | None):
     draft = draft_from_form()
 
-    def store(settings: berserk.Settings) -> dict:
+    def store(settings: rules.Settings) -> dict:
         if draft["player_id"] is None:
             raise RuleError(None, N_("Choose the player this squad is for."))
         return squads.save(get_db(), signed_in()["id"], squad_id,

@@ -12,12 +12,11 @@ from flask import request
 from flask_babel import get_locale, gettext
 from sqlite_utils import Database
 
-from referee.games import service as games
-from referee.games.berserk import registered, service, squads
-from referee.games.berserk import rules as berserk
+from referee.games.berserk import registered, rules, service, squads
 from referee.games.berserk.rules import Strike
+from referee.games.service import Game
 from referee.rules import N_, RuleError
-from referee.store import players as player_rows
+from referee.store import players
 from referee.web.context import get_db
 from referee.web.i18n import rule_message
 
@@ -37,12 +36,12 @@ PICK_DIE = N_("Enter the attacker's die.")
 PICK_DEFENCE = N_("Enter the target's die.")  # B11: it is open and answers
 
 
-def card_name(card: berserk.Card) -> str:
+def card_name(card: rules.Card) -> str:
     """A card's printed name in the screen's language."""
     return card.name_ru if str(get_locale()) == "ru" else card.name_en
 
 
-def card_text(card: berserk.Card) -> str:
+def card_text(card: rules.Card) -> str:
     """A card's ability text in the screen's language (the other one if only it exists)."""
     if str(get_locale()) == "ru":
         return card.text_ru or card.text_en
@@ -63,11 +62,11 @@ OP_LABELS = {
 }
 
 
-WORDS = {"elements": berserk.ELEMENT_NAMES, "levels": berserk.LEVEL_NAMES,
-         "ops": berserk.OP_NAMES, "props": berserk.PROPERTY_NAMES, "op_labels": OP_LABELS,
+WORDS = {"elements": rules.ELEMENT_NAMES, "levels": rules.LEVEL_NAMES,
+         "ops": rules.OP_NAMES, "props": rules.PROPERTY_NAMES, "op_labels": OP_LABELS,
          "settings": service.SETTING_LABELS, "groups": service.SETTING_GROUPS,
-         "published": berserk.settings_to_dict(berserk.PUBLISHED),
-         "sort_elements": berserk.sorted_elements}
+         "published": rules.settings_to_dict(rules.PUBLISHED),
+         "sort_elements": rules.sorted_elements}
 
 
 def words() -> dict:
@@ -75,9 +74,9 @@ def words() -> dict:
     return WORDS
 
 
-def mod_dict(mod: dict | berserk.Modification) -> dict:
+def mod_dict(mod: dict | rules.Modification) -> dict:
     """A modification as a dict (its ``op`` tells the templates what it is)."""
-    return mod if isinstance(mod, dict) else berserk.mod_to_dict(mod)
+    return mod if isinstance(mod, dict) else rules.mod_to_dict(mod)
 
 
 def player_panel(db: Database, player_id: int) -> dict:
@@ -109,7 +108,7 @@ def number(raw: str | None, default: int = 0) -> int:
 # The strike panel (B11) ----------------------------------------------------------------
 
 
-def strike_of(picks: dict, state: berserk.Battle, lower: bool = False) -> Strike:
+def strike_of(picks: dict, state: rules.Battle, lower: bool = False) -> Strike:
     """The Strike the form describes; RuleError naming what is still missing."""
     if not picks["attacker"] or not picks["target"]:
         raise RuleError("B11", PICK_SIDES)
@@ -126,21 +125,21 @@ def strike_of(picks: dict, state: berserk.Battle, lower: bool = False) -> Strike
                   strike_mod=number(picks["s_mod"]), answer_mod=number(picks["n_mod"]))
 
 
-def fresh_picks(state: berserk.Battle, last: str | None) -> dict:
+def fresh_picks(state: rules.Battle, last: str | None) -> dict:
     """A fresh strike panel: the next attacker already chosen (its only target too), so
     the usual strike is the target, two dice and Confirm; a tap changes either."""
     picks = {k: "" for k in ("attacker", "target", "a_die", "d_die", "a_mod", "d_mod",
                              "s_mod", "n_mod")}
-    attacker = berserk.next_attacker(state, last)
+    attacker = rules.next_attacker(state, last)
     if attacker:
         picks["attacker"] = attacker
-        targets = berserk.targets(state, attacker)
+        targets = rules.targets(state, attacker)
         if len(targets) == 1:
             picks["target"] = targets[0]
     return picks
 
 
-def turned(state: berserk.Battle, attacker: str, target: str,
+def turned(state: rules.Battle, attacker: str, target: str,
            last_of: dict[str, str]) -> str:
     """The attacker once a creature of the attacker's own side is tapped as the target:
     the other side strikes it, with its next attacker (after its own latest striker,
@@ -149,19 +148,19 @@ def turned(state: berserk.Battle, attacker: str, target: str,
     ids = {c.id for c in state.creatures}
     if not attacker or target not in ids:
         return attacker
-    side = berserk.creature(state, attacker).owner
-    if berserk.creature(state, target).owner != side:
+    side = rules.creature(state, attacker).owner
+    if rules.creature(state, target).owner != side:
         return attacker
     other = other_side(side)
-    return berserk.next_attacker(state, last_of.get(other), side=other) or attacker
+    return rules.next_attacker(state, last_of.get(other), side=other) or attacker
 
 
 def other_side(side: str) -> str:
     """The side that is not ``side``."""
-    return next(p for p in berserk.PLAYERS if p != side)
+    return next(p for p in rules.PLAYERS if p != side)
 
 
-def strike_view(state: berserk.Battle, picks: dict | None, last: str | None = None,
+def strike_view(state: rules.Battle, picks: dict | None, last: str | None = None,
                 last_of: dict[str, str] | None = None) -> dict:
     """The strike panel: who may strike whom, which dice are awaited, both outcomes.
     Without ``picks`` (a fresh panel) the attacker after ``last`` is chosen; ``last_of``:
@@ -169,24 +168,24 @@ def strike_view(state: berserk.Battle, picks: dict | None, last: str | None = No
     picks = picks or fresh_picks(state, last)
     last_of = last_of or {}
     ids = {c.id for c in state.creatures}
-    attacker = picks["attacker"] if picks["attacker"] in berserk.attackers(state) else ""
+    attacker = picks["attacker"] if picks["attacker"] in rules.attackers(state) else ""
     attacker = turned(state, attacker, picks["target"], last_of)
-    targets = berserk.targets(state, attacker) if attacker else ()
+    targets = rules.targets(state, attacker) if attacker else ()
     target = picks["target"] if picks["target"] in targets else ""
     picks = {**picks, "attacker": attacker, "target": target}
-    t = berserk.creature(state, target) if target in ids else None
+    t = rules.creature(state, target) if target in ids else None
     # B11: a tapped target does not roll; an artifact has no strike to answer with. Until
     # the target is chosen its die is offered, so the dice do not move when it is.
     rolls = t is None or (t.open and t.card.strike is not None)
     if t is not None and not rolls:
         picks["d_die"] = ""
-    able = berserk.attackers(state)
-    side = berserk.creature(state, attacker).owner if attacker else None
-    own = tuple(i for i in able if side is None or berserk.creature(state, i).owner == side)
+    able = rules.attackers(state)
+    side = rules.creature(state, attacker).owner if attacker else None
+    own = tuple(i for i in able if side is None or rules.creature(state, i).owner == side)
     # The attacker's own side, a tap away as targets of the other side's next attacker.
     other = other_side(side) if side else None
-    turn = tuple(c.id for c in berserk.living(state, side)) if other and \
-        berserk.next_attacker(state, last_of.get(other), side=other) else ()
+    turn = tuple(c.id for c in rules.living(state, side)) if other and \
+        rules.next_attacker(state, last_of.get(other), side=other) else ()
     out: dict[str, Any] = {
         "picks": picks, "attackers": able, "targets": targets, "turn": turn, "own": own,
         "target_rolls": rolls, "outcomes": (), "awaiting": None, "error": None,
@@ -202,7 +201,7 @@ def strike_view(state: berserk.Battle, picks: dict | None, last: str | None = No
             out["outcomes"] = service.outcomes(state, strike_of(picks, state))
         except RuleError as err:
             out["error"] = localized(err)
-    a = berserk.creature(state, attacker) if attacker else None
+    a = rules.creature(state, attacker) if attacker else None
     out["sides"] = {"attacker": a, "target": t}
     if a is not None and t is not None:
         out["deaths"] = [{"target": t.wounds + o.wounds_to_target >= t.props.lives,
@@ -214,7 +213,7 @@ def strike_view(state: berserk.Battle, picks: dict | None, last: str | None = No
 # The whole screen ---------------------------------------------------------------------
 
 
-def undone_now(game: games.Game, rec: service.Record) -> service.Entry | None:
+def undone_now(game: Game, rec: service.Record) -> service.Entry | None:
     """The step the battle's latest row took back, when that row is an undo (the result
     an undo shows at the top of the screen)."""
     latest = game.history[-1] if game.history else None
@@ -224,11 +223,11 @@ def undone_now(game: games.Game, rec: service.Record) -> service.Entry | None:
                 None)
 
 
-def creature_view(c: berserk.Creature) -> dict:
+def creature_view(c: rules.Creature) -> dict:
     """One creature: current properties, what changed since print, each one's history."""
     props = c.props
-    printed = berserk.printed(c.card)
-    history = {p: berserk.explain(c.card, c.mods, p) for p in PROPS}
+    printed = rules.printed(c.card)
+    history = {p: rules.explain(c.card, c.mods, p) for p in PROPS}
     return {
         "c": c, "props": props, "card": c.card,
         "lives_left": max(0, props.lives - c.wounds),
@@ -239,7 +238,7 @@ def creature_view(c: berserk.Creature) -> dict:
     }
 
 
-def screen(game: games.Game, *, picks: dict | None = None, open_id: str | None = None,
+def screen(game: Game, *, picks: dict | None = None, open_id: str | None = None,
            error: str | None = None, notice: str | None = None,
            wounds: str | None = None) -> dict:
     """Everything the battle templates need; ``wounds``: the open creature's wounds as
@@ -252,7 +251,7 @@ def screen(game: games.Game, *, picks: dict | None = None, open_id: str | None =
     for i, key in enumerate(service.SIDES):
         player_id = game.row["player_ids"][i] if i < len(game.row["player_ids"]) else None
         creatures = [creature_view(c) for c in state.creatures if c.owner == key]
-        sides[key] = {"key": key, "player": player_rows.get(db, player_id) if player_id else None,
+        sides[key] = {"key": key, "player": players.get(db, player_id) if player_id else None,
                       "squad": setup[key], "creatures": creatures,
                       "alive": sum(1 for v in creatures if not v["c"].dead)}
     names = {c.id: c for c in state.creatures}
@@ -261,16 +260,16 @@ def screen(game: games.Game, *, picks: dict | None = None, open_id: str | None =
     whole_record = request.args.get("record") == "all"
     strikers = [e.action.attacker for e in live if isinstance(e.action, Strike)]
     last_striker = strikers[-1] if strikers else None
-    last_of = {berserk.creature(state, a).owner: a for a in strikers}  # each side's latest
+    last_of = {rules.creature(state, a).owner: a for a in strikers}  # each side's latest
     return {
         "g": game, "state": state, "sides": sides, "names": names,
-        "winner": berserk.winner(state),
+        "winner": rules.winner(state),
         "strike": strike_view(state, picks, last_striker, last_of),
         "entries": entries if whole_record else entries[:RECORD_SHOWN],
         "record_total": len(entries), "last": live[-1] if live else None,
         "undone": undone_now(game, rec),
         "settings_changed": service.changed_settings(state.settings),
         "open_id": open_id, "error": error, "notice": notice, "wounds_typed": wounds,
-        "mod_ops": MOD_OPS, "halvable": HALVABLE, "elements": berserk.ELEMENTS,
+        "mod_ops": MOD_OPS, "halvable": HALVABLE, "elements": rules.ELEMENTS,
         "dice": DICE, "no_roll": NO_ROLL,
     }

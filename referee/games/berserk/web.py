@@ -8,9 +8,9 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from referee.games import service as games
-from referee.games.berserk import rules as berserk
-from referee.games.berserk import service, squads
+import referee.games.service  # noqa: F401  (games.service: the views hold act and undo)
+from referee import games
+from referee.games.berserk import rules, service, squads
 from referee.games.berserk.rules import (
     AddLives,
     BecomeElement,
@@ -52,19 +52,19 @@ bp.add_app_template_global(mod_dict, "berserk_mod")
 NEED_VALUE = N_("Enter a whole number for this change, such as 3 or -2.")
 
 
-def settings_from_form() -> berserk.Settings:
+def settings_from_form() -> rules.Settings:
     """The rules numbers a setup form sends (fields ``s_<name>``); others stay published."""
     values = {key: request.form[f"s_{key}"].strip() for key in service.SETTING_RULE
               if f"s_{key}" in request.form}
     return service.read_settings(values, strict=False)
 
 
-def settings_or_error() -> tuple[berserk.Settings, str | None]:
+def settings_or_error() -> tuple[rules.Settings, str | None]:
     """The form's rules numbers, or the published ones with the sentence refusing them."""
     try:
         return settings_from_form(), None
     except RuleError as err:
-        return berserk.PUBLISHED, localized(err)
+        return rules.PUBLISHED, localized(err)
 
 
 # The strike panel (B11) ----------------------------------------------------------------
@@ -81,7 +81,7 @@ def strike_picks() -> dict:
     return picks
 
 
-def _url(game: games.Game, open_id: str | None = None, **kwargs) -> str:
+def _url(game: games.service.Game, open_id: str | None = None, **kwargs) -> str:
     # The top of the page, where the result of the step is shown: no anchor
     # down to the creature, which stays open all the same.
     return url_for("berserk.show", game_id=game.id, c=open_id)
@@ -96,12 +96,13 @@ def write_step(game_id: int, make_action, open_id: str | None = None,
     """Apply one action (or undo): refusals are 422 and stale forms 409, with the screen."""
     referee = signed_in()
 
-    def step(game: games.Game) -> games.Game:
+    def step(game: games.service.Game) -> games.service.Game:
         action = make_action()
         if action is None:
-            return games.undo(get_db(), referee["id"], service.KIND, game_id, form_version())
-        return games.act(get_db(), referee["id"], service.KIND, game_id, action,
-                         form_version())
+            return games.service.undo(get_db(), referee["id"], service.KIND, game_id,
+                                      form_version())
+        return games.service.act(get_db(), referee["id"], service.KIND, game_id, action,
+                                 form_version())
 
     response = SCREEN.write(game_id, step, stale=STALE,
                             refusal=lambda err, game: localized(err),
@@ -124,7 +125,7 @@ def index():
 
 
 def new_view(a: int | None, b: int | None, error: str | None = None,
-             settings: berserk.Settings | None = None) -> dict:
+             settings: rules.Settings | None = None) -> dict:
     """The setup: squad A, then squad B, then the rules numbers and the start."""
     db = get_db()
     listed = squads.listing(db)
@@ -137,7 +138,7 @@ def new_view(a: int | None, b: int | None, error: str | None = None,
         try:
             settings = service.read_settings(base)
         except RuleError:
-            settings = berserk.PUBLISHED
+            settings = rules.PUBLISHED
     taken = {s["player_id"] for s in chosen.values() if s}
     candidates = [s for s in listed if s["player_id"] not in taken] if slot else []
     problems = {s["id"]: squads.problems_of(s, db) for s in candidates}  # B12–B14
@@ -218,7 +219,7 @@ def _wholes(parts: list[str]) -> list[int] | None:
     return [n for n in numbers if n is not None] if None not in numbers else None
 
 
-def modification_of(form) -> berserk.Modification:
+def modification_of(form) -> rules.Modification:
     """The modification the creature form describes (B6, B9)."""
     op = form.get("op", "")
     source = form.get("source", "").strip()
@@ -266,7 +267,7 @@ def modification_of(form) -> berserk.Modification:
 @bp.post("/<int:game_id>/creatures/<cid>/modify")
 def modify(game_id: int, cid: str):
     """Apply one change of properties or elements to a creature (B6, B9)."""
-    return write_step(game_id, lambda: berserk.Modify(cid, modification_of(request.form)),
+    return write_step(game_id, lambda: rules.Modify(cid, modification_of(request.form)),
                       open_id=cid)
 
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.api import games as game_api
+from referee.api import games
 from referee.api.models import Undo
 from referee.api.registry import ApiBlueprint
 from referee.api.schemas import GamePage
-from referee.games import service as games
-from referee.games.coup import rules as coup
-from referee.games.coup import service
+from referee.games.coup import rules, service
 from referee.games.coup.data import data
 from referee.games.coup.schemas import CoupSetup, CoupStale, CoupStep, CoupTable, CoupTableRow
 from referee.games.coup.words import STALE, translator
+from referee.games.service import Game
 from referee.web.context import get_db
 from referee.web.once import idempotent
 
@@ -24,10 +23,10 @@ bp = ApiBlueprint("api_coup", __name__)
 PLAYER_FIELDS = ("player", "target", "challenger", "blocker")
 
 
-def table_json(game: games.Game) -> dict:
+def table_json(game: Game) -> dict:
     """A table as the API shows it: the row, the seats' names and the engine's state."""
     table = data(get_db(), game)
-    state: dict[str, Any] = coup.state_to_dict(table.state)  # plain JSON data: seats are dicts
+    state: dict[str, Any] = rules.state_to_dict(table.state)  # plain JSON data: seats are dicts
     for seat in state["players"]:
         seat["player_id"] = int(seat["id"])
         seat["name"] = table.names[seat["id"]]
@@ -51,32 +50,32 @@ def summary_json(row: dict) -> dict:
                                 "updated_at")}
 
 
-TABLE = game_api.GameApi(kind=service.KIND, load=service.load, show=table_json, stale=STALE,
-                         in_words=lambda err, game: data(get_db(), game).in_words(err))
+TABLE = games.GameApi(kind=service.KIND, load=service.load, show=table_json, stale=STALE,
+                      in_words=lambda err, game: data(get_db(), game).in_words(err))
 WRITTEN = {200: CoupTable, 409: CoupStale}
 
 
 @bp.operation("post", "/coup", {201: CoupTable}, body=CoupSetup)
-@idempotent("coup", lambda made: game_api.replayed(TABLE, made))
+@idempotent("coup", lambda made: games.replayed(TABLE, made))
 def create_table(body: CoupSetup):
     """Seat 2–8 registry players in clockwise order and start the table (C1–C4)."""
-    game = service.create(get_db(), game_api.referee_id(), body.players, variant=body.variant,
+    game = service.create(get_db(), games.referee_id(), body.players, variant=body.variant,
                           first=body.first, one_coin_start=body.one_coin_start,
                           title=body.title)
-    return game_api.created(TABLE, game)
+    return games.created(TABLE, game)
 
 
 @bp.operation("get", "/coup", {200: list[CoupTableRow]}, query=GamePage)
 def list_tables():
     """Coup tables, newest first; ?player=<id> keeps those where the player sits;
     ?limit= (200) and ?before=<id> page back."""
-    return game_api.listed(service.KIND, summary_json)
+    return games.listed(service.KIND, summary_json)
 
 
 @bp.operation("get", "/coup/<int:game_id>", {200: CoupTable})
 def get_table(game_id: int):
     """One table: seats, coins, face-up cards, the question awaited and its options."""
-    return game_api.show(TABLE, game_id)
+    return games.show(TABLE, game_id)
 
 
 @bp.operation("post", "/coup/<int:game_id>/actions", WRITTEN, body=CoupStep,
@@ -87,11 +86,11 @@ def act(game_id: int, body: CoupStep):
     for key in PLAYER_FIELDS:
         if type(action.get(key)) is int:
             action[key] = str(action[key])
-    return game_api.act(TABLE, game_id, action, body.version)
+    return games.act(TABLE, game_id, action, body.version)
 
 
 @bp.operation("post", "/coup/<int:game_id>/undo", WRITTEN, body=Undo, body_required=False,
               load=service.load)
 def undo(game_id: int, body: Undo):
     """Undo the table's latest step (an undo row is appended)."""
-    return game_api.undo(TABLE, game_id, body.version)
+    return games.undo(TABLE, game_id, body.version)

@@ -12,9 +12,8 @@ from typing import cast
 
 from sqlite_utils import Database
 
-from referee.games import service as games
-from referee.games.coup import rules as coup
-from referee.games.coup import service
+from referee.games.coup import rules, service
+from referee.games.service import Game
 from referee.rules import RuleError
 
 
@@ -22,15 +21,15 @@ from referee.rules import RuleError
 class Table:
     """A Coup table as read once: the stored game (its state replayed) and the names."""
 
-    game: games.Game
+    game: Game
     names: dict[str, str]  # engine player id -> the character's name
 
     @property
-    def state(self) -> coup.CoupState:
-        return cast(coup.CoupState, self.game.state)
+    def state(self) -> rules.CoupState:
+        return cast(rules.CoupState, self.game.state)
 
     def lines(self, tr: service.Translate, plurals: bool = False
-              ) -> list[tuple[coup.LogEntry, str]]:
+              ) -> list[tuple[rules.LogEntry, str]]:
         """The table's log, oldest first: each entry and its line with names and
         characters in the reader's language (``plurals``: see service.log_line)."""
         return [(e, service.log_line(e, self.names, tr, plurals=plurals))
@@ -41,6 +40,6 @@ class Table:
         return service.named_error(err, self.names)
 
 
-def data(db: Database, game: games.Game) -> Table:
+def data(db: Database, game: Game) -> Table:
     """The table with its seats' names: what both the screen and the API show."""
     return Table(game, service.names(db, game))

@@ -7,7 +7,7 @@ influence belong to the table: nothing here touches a player's passport.
 
 from __future__ import annotations
 
-from referee.games.coup import rules as coup
+from referee.games.coup import rules
 from referee.games.coup.rules import CoupState
 from referee.games.interface import GameKind, default_status
 from referee.rules import N_, RuleError
@@ -30,8 +30,8 @@ def start(setup: object) -> CoupState:
     one_coin = setup.get("one_coin_start", False)
     if not isinstance(one_coin, bool):
         raise RuleError("C3", BAD_SETUP, field="one_coin_start")
-    return coup.new_game(players, setup.get("variant", "ambassador"), setup.get("first"),
-                         one_coin)
+    return rules.new_game(players, setup.get("variant", "ambassador"), setup.get("first"),
+                          one_coin)
 
 
 def finished(state: CoupState) -> bool:
@@ -40,6 +40,6 @@ def finished(state: CoupState) -> bool:
 
 
 KIND = GameKind(
-    name="coup", title=N_("Coup tables"), start=start, legal=coup.options, apply=coup.apply,
-    read=coup.state_to_dict, action_from_dict=coup.action_from_dict,
-    action_to_dict=coup.action_to_dict, status=default_status(finished))
+    name="coup", title=N_("Coup tables"), start=start, legal=rules.options, apply=rules.apply,
+    read=rules.state_to_dict, action_from_dict=rules.action_from_dict,
+    action_to_dict=rules.action_to_dict, status=default_status(finished))

@@ -12,11 +12,11 @@ from collections.abc import Callable
 
 from sqlite_utils import Database
 
-from referee.games import service as games
+from referee.games import service
 from referee.games.coup.game import BAD_SETUP, finished, start  # noqa: F401  (re-exported)
 from referee.games.coup.rules import CHARACTER_NAMES, LogEntry
 from referee.rules import N_, RuleError
-from referee.store import games as store
+from referee.store import games
 from referee.store.db import fetch
 
 KIND = "coup"
@@ -62,7 +62,7 @@ def _player_ids(value: object) -> list[int]:
 
 def create(db: Database, referee_id: int | None, player_ids: object,
            variant: object = "ambassador", first: object = None,
-           one_coin_start: object = False, title: object = "") -> games.Game:
+           one_coin_start: object = False, title: object = "") -> service.Game:
     """Seat registry players in this order and start the table (C1–C4)."""
     ids = _player_ids(player_ids)
     rows = {r["id"]: r for r in fetch(
@@ -84,21 +84,21 @@ def create(db: Database, referee_id: int | None, player_ids: object,
     if first is not None:
         setup["first"] = str(first)
     title = title.strip() or ", ".join(rows[pid]["character"] for pid in ids)
-    return games.create(db, referee_id, KIND, setup, ids, title=title[:TITLE_MAX])
+    return service.create(db, referee_id, KIND, setup, ids, title=title[:TITLE_MAX])
 
 
-def load(db: Database, game_id: int) -> games.Game | None:
+def load(db: Database, game_id: int) -> service.Game | None:
     """The table with its state replayed, or None when there is no such Coup table."""
-    return games.load(db, KIND, game_id)
+    return service.load(db, KIND, game_id)
 
 
 def listing(db: Database, player_id: int | None = None, limit: int = 200,
             before: int | None = None) -> list[dict]:
     """Tables newest first, optionally those where the player has a seat."""
-    return store.listing(db, KIND, player_id, limit, before)
+    return games.listing(db, KIND, player_id, limit, before)
 
 
-def names(db: Database, game: games.Game) -> dict[str, str]:
+def names(db: Database, game: service.Game) -> dict[str, str]:
     """Engine player id → the character's name in the registry, for every seat."""
     ids = game.row["player_ids"]
     found = {r["id"]: r["character"] for r in fetch(

@@ -8,9 +8,9 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import gettext
 from sqlite_utils import Database
 
-from referee.games import service as games
-from referee.games.coup import rules as coup
-from referee.games.coup import service
+import referee.games.service  # noqa: F401  (games.service: the views hold act and undo)
+from referee import games
+from referee.games.coup import rules, service
 from referee.games.coup.data import data
 from referee.games.coup.rules import (
     ACTION_NAMES,
@@ -24,8 +24,8 @@ from referee.games.coup.rules import (
 from referee.games.coup.rules.model import COSTS, FORCED_COUP, INFLUENCE, TARGETED
 from referee.games.coup.words import STALE, translator
 from referee.rules import N_, RuleError, whole, whole_arg
-from referee.store import games as store
-from referee.store import players as rows
+from referee.store import players
+from referee.store.games import listing
 from referee.web.context import get_db, signed_in
 from referee.web.i18n import rule_message
 from referee.web.once import game_target, once_form
@@ -38,7 +38,7 @@ MAX_SEATS = 8
 
 
 def _json(action) -> str:
-    return json.dumps(coup.action_to_dict(action), separators=(",", ":"))
+    return json.dumps(rules.action_to_dict(action), separators=(",", ":"))
 
 
 def char(code: str | None) -> str:
@@ -49,7 +49,7 @@ def char(code: str | None) -> str:
 def describe(action: dict | None, names: dict[str, str]) -> str:
     """One stored step in words, for the undo bar."""
     try:
-        a = coup.action_from_dict(action)
+        a = rules.action_from_dict(action)
     except RuleError:
         return "?"
     who = names.get(getattr(a, "player", None) or "", "")
@@ -89,7 +89,7 @@ def describe(action: dict | None, names: dict[str, str]) -> str:
 
 def _declare_view(state, names: dict[str, str], act: str | None) -> dict:
     """The legal actions of this turn; targeted ones ask for a tap on a player (C4–C6)."""
-    legal = coup.legal_actions(state)
+    legal = rules.legal_actions(state)
     me = state.player(state.turn)
     forced = me.coins >= FORCED_COUP  # C6
     plain, targeted, seen = [], [], set()
@@ -112,11 +112,11 @@ def _declare_view(state, names: dict[str, str], act: str | None) -> dict:
             "targets": targets}
 
 
-def _answers(state, q: coup.Question, names: dict[str, str]) -> dict:
+def _answers(state, q: rules.Question, names: dict[str, str]) -> dict:
     """Every legal one-tap answer to the question on screen, labelled."""
     out: dict = {"nobody": None, "players": [], "shown": None, "cards": [],
                  "blockers": [], "back": None, "swap": None}
-    for a in coup.options(state):
+    for a in rules.options(state):
         if isinstance(a, Challenge):
             if a.challenger is None:
                 out["nobody"] = _json(a)
@@ -145,12 +145,12 @@ def _answers(state, q: coup.Question, names: dict[str, str]) -> dict:
     return out
 
 
-def screen(game: games.Game, *, act: str | None = None, error: str | None = None,
+def screen(game: games.service.Game, *, act: str | None = None, error: str | None = None,
            notice: str | None = None) -> dict:
     """Everything the table templates need."""
     table = data(get_db(), game)
     state, names = table.state, table.names
-    q = coup.awaiting(state)
+    q = rules.awaiting(state)
     declare = _declare_view(state, names, act) if q.kind == "declare" else None
     targets = declare["targets"] if declare and declare["act"] else {}
     seats = [{
@@ -182,7 +182,7 @@ SCREEN = GameScreen("coup/show.html", "coup/_screen.html", screen,
 respond = SCREEN.respond
 
 
-def _named(err: RuleError, game: games.Game) -> str:
+def _named(err: RuleError, game: games.service.Game) -> str:
     """The refusal naming players by their characters."""
     return rule_message(data(get_db(), game).in_words(err))
 
@@ -208,10 +208,10 @@ def _seat_ids() -> list[int]:
 def new_view(seat_ids: list[int], error: str | None = None) -> dict:
     """The setup screen: seats in order, candidates to add, variant and options."""
     db = get_db()
-    seats = [r for r in (rows.get(db, pid) for pid in seat_ids) if r]
+    seats = [r for r in (players.get(db, pid) for pid in seat_ids) if r]
     ids = [r["id"] for r in seats]
     q = request.args.get("q", "")
-    candidates = [r for r in rows.search(db, q) if r["id"] not in ids] \
+    candidates = [r for r in players.search(db, q) if r["id"] not in ids] \
         if len(ids) < MAX_SEATS else []
     count = len(ids)
     copies = 4 if count >= 7 else 3
@@ -280,18 +280,18 @@ def act(game_id: int):
         data = json.loads(request.form.get("action", ""))
     except ValueError:
         data = None
-    return write_step(game_id, lambda: games.act(get_db(), referee["id"], service.KIND,
-                                                 game_id, data, form_version()))
+    return write_step(game_id, lambda: games.service.act(get_db(), referee["id"], service.KIND,
+                                                         game_id, data, form_version()))
 
 
 @bp.post("/coup/<int:game_id>/undo")
 def undo(game_id: int):
     """Take back the table's latest step (an undo row is appended; history stays)."""
     referee = signed_in()
-    return write_step(game_id, lambda: games.undo(get_db(), referee["id"], service.KIND, game_id,
-                                                  form_version()))
+    return write_step(game_id, lambda: games.service.undo(get_db(), referee["id"], service.KIND,
+                                                          game_id, form_version()))
 
 
 def player_panel(db: Database, player_id: int) -> list[dict]:
     """For the player sheet: the Coup tables where this player has a seat."""
-    return store.listing(db, service.KIND, player_id, limit=10)
+    return listing(db, service.KIND, player_id, limit=10)

@@ -8,7 +8,7 @@ cancels the duel and gives the cartridges back.
 
 from __future__ import annotations
 
-from referee.games.duel import rules as duel
+from referee.games.duel import rules
 from referee.games.duel.rules import DuelState, Extension, Play, Round
 from referee.games.interface import Choices, Effect, GameKind
 from referee.notes import Note, note
@@ -27,29 +27,29 @@ REASON_EXTENSION = N_("Duel %(duel)s, extension decision")
 
 def setup_of(state: DuelState) -> dict:
     """What is stored to start this duel again: both start snapshots."""
-    return {"a": duel.duelist_to_dict(state.a.start), "b": duel.duelist_to_dict(state.b.start)}
+    return {"a": rules.duelist_to_dict(state.a.start), "b": rules.duelist_to_dict(state.b.start)}
 
 
 def start(setup: object) -> DuelState:
     """The duel's first state: both pay their cartridge (D4)."""
-    if not isinstance(setup, dict) or set(setup) != set(duel.SIDES):
+    if not isinstance(setup, dict) or set(setup) != set(rules.SIDES):
         raise RuleError(None, BAD_SETUP, field="setup")
-    return duel.start(duel.duelist_from_dict(setup["a"]), duel.duelist_from_dict(setup["b"]))
+    return rules.start(rules.duelist_from_dict(setup["a"]), rules.duelist_from_dict(setup["b"]))
 
 
 def _plays(state: DuelState, side: str) -> list[Play]:
     """Every play ``side`` may make this round: a table card left (D2, D6), a hand card
     or none (D5, D7), and as many tokens as they hold (D8); with a hand card, the table
     card under it may also go unread (D7)."""
-    laid = duel.hand_cards_allowed(state, side)
-    tokens = range(duel.tokens_allowed(state, side) + 1)
-    read = Choices(Play, duel.table_cards_left(state, side), (None, *laid), tokens)
+    laid = rules.hand_cards_allowed(state, side)
+    tokens = range(rules.tokens_allowed(state, side) + 1)
+    read = Choices(Play, rules.table_cards_left(state, side), (None, *laid), tokens)
     return [*read, *Choices(Play, (None,), laid, tokens)]
 
 
 def legal(state: DuelState) -> Choices | tuple:
     """Every round or D12 decision the referee may enter now."""
-    waiting = duel.awaiting(state)
+    waiting = rules.awaiting(state)
     if waiting == "round":
         return Choices(Round, _plays(state, "a"), _plays(state, "b"))
     if waiting == "extension":
@@ -57,7 +57,7 @@ def legal(state: DuelState) -> Choices | tuple:
         for a in (False, True):
             for b in (False, True):
                 try:
-                    duel.apply(state, Extension(a=a, b=b))
+                    rules.apply(state, Extension(a=a, b=b))
                 except RuleError:  # D12: continuing costs a cartridge they may not have
                     continue
                 out.append(Extension(a=a, b=b))
@@ -80,7 +80,7 @@ def effects(before: DuelState | None, after: DuelState) -> dict[int, Effect]:
                 for s in (after.a, after.b)}
     won = after.result.winner if after.result and before.result is None else None
     out = {}
-    for key, change in duel.effects_between(before, after).items():
+    for key, change in rules.effects_between(before, after).items():
         refill = ("chance",) if won == key else ()  # D13: back to the passport maximum
         # effects_between's values: ints for the stats, a tuple of card codes surrendered
         deltas = {k: n for k in ("hp", "chance", "cartridges")
@@ -101,7 +101,7 @@ def step_note(number: int | Note, action: object | None, after: DuelState) -> No
 
 
 KIND = GameKind(
-    name=NAME, title=N_("Duels"), start=start, legal=legal, apply=duel.apply,
-    read=duel.state_to_dict, action_from_dict=duel.action_from_dict,
-    action_to_dict=duel.action_to_dict, status=lambda state: state.status, effects=effects,
+    name=NAME, title=N_("Duels"), start=start, legal=legal, apply=rules.apply,
+    read=rules.state_to_dict, action_from_dict=rules.action_from_dict,
+    action_to_dict=rules.action_to_dict, status=lambda state: state.status, effects=effects,
     start_is_step=True, note=step_note, undo_event="duel_undo")

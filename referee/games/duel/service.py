@@ -18,16 +18,14 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from referee.errors import Conflict
-from referee.games import service as games
-from referee.games.duel import rules as duel
+from referee.games import service
+from referee.games.duel import rules
 from referee.games.duel.game import NAME, setup_of
 from referee.games.duel.rules import Duelist, DuelState, Extension, Round
 from referee.games.interface import CANCELLED
 from referee.rules import RuleError, stats
 from referee.rules.cards import sort_codes
-from referee.store import events
-from referee.store import games as store
-from referee.store import players as rows
+from referee.store import events, games, players
 
 KIND = NAME
 DUEL, DUEL_UNDO = "duel", "duel_undo"  # kinds of the player events
@@ -40,7 +38,7 @@ __all__ = ["CANCELLED", "DUEL", "DUEL_UNDO", "DuelView", "check_start", "for_pla
 class DuelView:
     """A stored duel as screens read it: its row, its log and the rebuilt state."""
 
-    game: games.Game
+    game: service.Game
     names: tuple[str, str]  # the duelists' characters, a and b
 
     @property
@@ -100,44 +98,44 @@ def snapshot(row: dict) -> Duelist:
     """The engine's view of a player row as the duel starts (D1, D4)."""
     return Duelist(
         player=row["id"], hp=row["hp"], chance=row["chance"], chance_max=row["chance_max"],
-        cartridges=row["cartridges"], duel_deck=tuple(rows.deck_cards(row)), suit=row["suit"],
+        cartridges=row["cartridges"], duel_deck=tuple(players.deck_cards(row)), suit=row["suit"],
         can_fight=row["status"] == stats.ACTIVE, name=row["character"],
     )
 
 
 def check_start(db: Database, a_id: int, b_id: int) -> DuelState:
     """The duel these two would start now; RuleError (D4…) if they may not."""
-    return duel.start(snapshot(rows.existing(db, a_id)), snapshot(rows.existing(db, b_id)))
+    return rules.start(snapshot(players.existing(db, a_id)), snapshot(players.existing(db, b_id)))
 
 
 def check_duelist(db: Database, player_id: int, other: int | None = None) -> None:
     """RuleError (D4) if this player may not take a duel's slot now, opposite ``other``."""
-    duel.may_duel(snapshot(rows.existing(db, player_id)), other)
+    rules.may_duel(snapshot(players.existing(db, player_id)), other)
 
 
-def _view(db: Database, game: games.Game, seated: dict[int, str] | None = None) -> DuelView:
+def _view(db: Database, game: service.Game, seated: dict[int, str] | None = None) -> DuelView:
     """The duel as screens read it; ``seated`` (player id → character) when a list knows."""
     if seated is None:
         seated = {r["id"]: r["character"]
-                  for r in (rows.get(db, p) for p in game.row["player_ids"]) if r}
+                  for r in (players.get(db, p) for p in game.row["player_ids"]) if r}
     a, b = game.row["player_ids"][:2]
     return DuelView(game, (seated.get(a, f"#{a}"), seated.get(b, f"#{b}")))
 
 
 def load(db: Database, duel_id: int) -> DuelView | None:
     """A stored duel with its rebuilt state, or None."""
-    game = games.load(db, KIND, duel_id)
+    game = service.load(db, KIND, duel_id)
     return None if game is None else _view(db, game)
 
 
 def start(db: Database, referee_id: int | None, a_id: object, b_id: object) -> DuelView:
     """Open a duel (D4): both pay their cartridge; version 1."""
-    ids = [rows.existing(db, a_id)["id"], rows.existing(db, b_id)["id"]]
+    ids = [players.existing(db, a_id)["id"], players.existing(db, b_id)["id"]]
 
     def both_now(db: Database) -> dict:  # read inside the write: the newest rows
         return setup_of(check_start(db, *ids))
 
-    return _view(db, games.create(db, referee_id, KIND, both_now, ids))
+    return _view(db, service.create(db, referee_id, KIND, both_now, ids))
 
 
 def record(db: Database, referee_id: int | None, duel_id: int, action: Round | Extension,
@@ -147,22 +145,22 @@ def record(db: Database, referee_id: int | None, duel_id: int, action: Round | E
     ``version``: the duel version the referee saw; a different one raises Conflict and
     nothing is applied. None skips the check (the API allows that).
     """
-    return _viewed(db, lambda: games.act(db, referee_id, KIND, duel_id, action, version))
+    return _viewed(db, lambda: service.act(db, referee_id, KIND, duel_id, action, version))
 
 
 def undo(db: Database, referee_id: int | None, duel_id: int, version: int | None = None
          ) -> DuelView:
     """Take back the duel's latest step and every effect it had on the players."""
-    return _viewed(db, lambda: games.undo(db, referee_id, KIND, duel_id, version))
+    return _viewed(db, lambda: service.undo(db, referee_id, KIND, duel_id, version))
 
 
-def _viewed(db: Database, write: Callable[[], games.Game]) -> DuelView:
+def _viewed(db: Database, write: Callable[[], service.Game]) -> DuelView:
     """The duel after ``write``; a Conflict carries the fresh duel as screens read it."""
     try:
         return _view(db, write())
     except Conflict as err:
         fresh = err.fresh
-        assert isinstance(fresh, games.Game)  # the game service's conflicts carry the game
+        assert isinstance(fresh, service.Game)  # the game service's conflicts carry the game
         raise Conflict(_view(db, fresh)) from None
 
 
@@ -173,7 +171,7 @@ def views(db: Database, duel_rows: Iterable[dict]) -> list[DuelView]:
     """Rebuild each listed duel (for its score), naming the duelists the list names."""
     out = []
     for row in duel_rows:
-        game = games.load(db, KIND, row["id"])
+        game = service.load(db, KIND, row["id"])
         assert game is not None  # listed just now; a game is never deleted
         out.append(_view(db, game, {s["player_id"]: s["character"] for s in row["seated"]}))
     return out
@@ -181,19 +179,19 @@ def views(db: Database, duel_rows: Iterable[dict]) -> list[DuelView]:
 
 def for_player(db: Database, player_id: int, limit: int = 200) -> list[DuelView]:
     """A player's duels, newest first."""
-    return views(db, store.listing(db, KIND, player_id, limit))
+    return views(db, games.listing(db, KIND, player_id, limit))
 
 
 def recent(db: Database, limit: int = 100) -> list[DuelView]:
     """The newest duels of the event."""
-    return views(db, store.listing(db, KIND, None, limit))
+    return views(db, games.listing(db, KIND, None, limit))
 
 
 def refusal(row: dict) -> RuleError | None:
     """Why this player may not duel now, whoever the other is (D4): the refusal the
     start would give on their account, or None."""
     try:
-        duel.check_duelist(snapshot(row))
+        rules.check_duelist(snapshot(row))
     except RuleError as err:
         return err
     return None
@@ -201,7 +199,7 @@ def refusal(row: dict) -> RuleError | None:
 
 def unfinished(db: Database) -> dict[int, list[int]]:
     """Player id → the numbers of the unfinished duels they sit in, for the pickers."""
-    return store.seated_in(db, KIND, (duel.IN_PROGRESS, duel.EXTENSION))
+    return games.seated_in(db, KIND, (rules.IN_PROGRESS, rules.EXTENSION))
 
 
 def _duel_number(event: dict) -> int | None:
@@ -218,7 +216,7 @@ def surrendered(db: Database, player_id: int) -> list[tuple[str, int]]:
 
     Read from the player's own duel events, so the sheet replays no duel: a card left
     the deck in the step whose event took it away and was not undone since."""
-    deck = set(rows.deck_cards(rows.get(db, player_id) or {"duel_deck": ""}))
+    deck = set(players.deck_cards(players.get(db, player_id) or {"duel_deck": ""}))
     out: dict[str, int] = {}
     for event in events.standing(db, player_id, DUEL):
         change = event["changes"].get("duel_deck")

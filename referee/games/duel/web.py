@@ -9,14 +9,12 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from flask_babel import gettext
 from sqlite_utils import Database
 
-from referee.games.duel import rules as duel
-from referee.games.duel import service
+from referee.games.duel import rules, service
 from referee.games.duel.rules import DuelState, Extension, Play, Round, model
 from referee.games.duel.words import STALE_OTHER, STALE_ROUND
 from referee.rules import N_, RuleError, stats, whole, whole_arg
 from referee.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
-from referee.store import games as games_store
-from referee.store import players as rows
+from referee.store import games, players
 from referee.web.context import get_db, signed_in
 from referee.web.i18n import rule_message
 from referee.web.once import game_target, once_form
@@ -59,7 +57,7 @@ SHEET_DUELS = 10  # the latest duels a player's sheet lists (all: the duel list)
 
 def player_panel(db: Database, player_id: int) -> dict:
     """For the player sheet: their latest duels and the duel-deck cards they surrendered."""
-    row = rows.get(db, player_id)
+    row = players.get(db, player_id)
     return {"duels": [summary(v) for v in service.for_player(db, player_id, SHEET_DUELS)],
             "surrendered": service.surrendered(db, player_id),
             "why_not": why_not(row, service.unfinished(db)) if row else None}
@@ -68,7 +66,7 @@ def player_panel(db: Database, player_id: int) -> dict:
 def summary(view: service.DuelView) -> dict:
     """What a list shows about one duel."""
     row, state = view.row, view.state
-    wins = duel.round_wins(state) if state else (0, 0)
+    wins = rules.round_wins(state) if state else (0, 0)
     names = {"a": row["a_character"], "b": row["b_character"]}
     return {"id": view.id, "row": row, "names": names, "wins": wins, "status": view.status,
             "winner": names.get(row["winner"]) if row["winner"] else None,
@@ -81,7 +79,7 @@ def summary(view: service.DuelView) -> dict:
 def picks_from_form() -> dict:
     """The round form's selections, kept to refill the form after a refusal."""
     picks = {}
-    for side in duel.SIDES:
+    for side in rules.SIDES:
         tokens = request.form.get(f"{side}_tokens", "0").strip() or "0"
         picks[side] = {"table": request.form.get(f"{side}_table", "").strip() or None,
                        "hand": request.form.get(f"{side}_hand", "").strip() or None,
@@ -101,7 +99,7 @@ def round_of(view: service.DuelView, picks: dict) -> Round:
     referee often cannot see the covered card, and it counts for nothing.
     """
     plays = {}
-    for side in duel.SIDES:
+    for side in rules.SIDES:
         pick = picks[side]
         if not counted(pick):
             label = view.state.side(side).label if view.state else side
@@ -121,25 +119,25 @@ def preview_of(view: service.DuelView, picks: dict | None) -> dict:
     out: dict = {"totals": {"a": None, "b": None}, "winner": None, "error": None,
                  "after": None, "complete": False, "last": None}
     state = view.state
-    if state is None or duel.awaiting(state) != "round" or not picks:
+    if state is None or rules.awaiting(state) != "round" or not picks:
         return out
-    if state.rounds and not any(counted(picks[s]) for s in duel.SIDES):
+    if state.rounds and not any(counted(picks[s]) for s in rules.SIDES):
         # the round just confirmed stays where the thumb is until the next card is tapped
         out["last"] = state.rounds[-1]
-    for side in duel.SIDES:
+    for side in rules.SIDES:
         pick = picks[side]
         if counted(pick) and (tokens := whole(pick["tokens"])) is not None:
             try:
-                out["totals"][side] = duel.total(Play(pick["table"], pick["hand"], tokens))
+                out["totals"][side] = rules.total(Play(pick["table"], pick["hand"], tokens))
             except RuleError:
                 out["totals"][side] = None
-    if all(counted(picks[s]) for s in duel.SIDES):
+    if all(counted(picks[s]) for s in rules.SIDES):
         try:
             action = round_of(view, picks)
-            record = duel.preview(state, action)
+            record = rules.preview(state, action)
             out.update(winner=record.winner, complete=True,
                        totals={"a": record.a.total, "b": record.b.total},
-                       after=duel.apply(state, action))
+                       after=rules.apply(state, action))
         except RuleError as err:
             out["error"] = rule_message(err)
     return out
@@ -151,7 +149,7 @@ def extension_options(state: DuelState) -> list[dict]:
     for choice, (a, b) in EXTENSION_CHOICES.items():
         refusal = None
         try:
-            duel.apply(state, Extension(a=a, b=b))
+            rules.apply(state, Extension(a=a, b=b))
         except RuleError as err:
             refusal = rule_message(err)
         options.append({"choice": choice, "a": a, "b": b, "refusal": refusal})
@@ -163,36 +161,36 @@ def screen(view: service.DuelView, *, picks: dict | None = None, error: str | No
     """Everything the duel templates need."""
     db = get_db()
     state = view.state
-    players = {side: rows.get(db, view.player_id(side)) for side in duel.SIDES}
+    seated = {side: players.get(db, view.player_id(side)) for side in rules.SIDES}
     sides: dict[str, dict[str, Any]] = {}
     if state is not None:
-        for key in duel.SIDES:
+        for key in rules.SIDES:
             side = state.side(key)
             sides[key] = {
-                "key": key, "s": side, "row": players[key],
-                "used": set(duel.table_cards_used(state, key)),
-                "hand": duel.hand_cards_allowed(state, key),
+                "key": key, "s": side, "row": seated[key],
+                "used": set(rules.table_cards_used(state, key)),
+                "hand": rules.hand_cards_allowed(state, key),
                 "hand_left": max(side.hand_limit - len(side.surrendered), 0),
-                "tokens": duel.tokens_allowed(state, key),
+                "tokens": rules.tokens_allowed(state, key),
             }
             # D5, D7: the duel-deck cards that may be laid, each under its rank's column
             hand = set(sides[key]["hand"])
             sides[key]["hand_row"] = [c if c in hand else None
                                       for c in (f"{r}{side.suit}" for r in RANKS)]
-    picks = picks or {s: {"table": None, "hand": None, "tokens": "0"} for s in duel.SIDES}
+    picks = picks or {s: {"table": None, "hand": None, "tokens": "0"} for s in rules.SIDES}
     for key, pick in picks.items():
         # the token button shows what was asked, or 0 when that is not a count held (D8)
         held = sides[key]["tokens"] if key in sides else 0
         asked = whole(pick["tokens"])
         pick["tokens_n"] = asked if asked is not None and asked <= held else 0
     return {
-        "d": view, "state": state, "players": players, "sides": sides,
-        "awaiting": duel.awaiting(state) if state else None,
-        "wins": duel.round_wins(state) if state else (0, 0),
-        "round_n": len(state.rounds) + 1 if state else 0, "regular_rounds": duel.REGULAR_ROUNDS,
-        "record": duel.record_to_dict(state) if state else None,
+        "d": view, "state": state, "players": seated, "sides": sides,
+        "awaiting": rules.awaiting(state) if state else None,
+        "wins": rules.round_wins(state) if state else (0, 0),
+        "round_n": len(state.rounds) + 1 if state else 0, "regular_rounds": rules.REGULAR_ROUNDS,
+        "record": rules.record_to_dict(state) if state else None,
         "keypad": KEYPAD, "picks": picks, "preview": preview_of(view, picks),
-        "options": extension_options(state) if state and duel.awaiting(state) == "extension"
+        "options": extension_options(state) if state and rules.awaiting(state) == "extension"
         else [],
         "last": view.last, "error": error, "notice": notice,
     }
@@ -217,7 +215,7 @@ def index():
     """Every duel, newest first; ?player=<id> keeps that player's."""
     def listing(db: Database, player_id: int | None, limit: int,
                 before: int | None) -> list[dict]:
-        found = games_store.listing(db, service.KIND, player_id, limit, before)
+        found = games.listing(db, service.KIND, player_id, limit, before)
         return [summary(v) for v in service.views(db, found)]
 
     return list_page("duel/index.html", listing, "duels")
@@ -229,7 +227,7 @@ def _passport_player(link: str) -> dict | None:
     token = token.split("?", 1)[0].split("#", 1)[0].strip("/ ")
     if not 16 <= len(token) <= 64:
         return None
-    return rows.by_token(get_db(), token)
+    return players.by_token(get_db(), token)
 
 
 def why_not(row: dict, unfinished: dict[int, list[int]]) -> dict | None:
@@ -251,7 +249,8 @@ def why_not(row: dict, unfinished: dict[int, list[int]]) -> dict | None:
 def new_view(a_id: int | None, b_id: int | None, error: str | None = None) -> dict:
     """The picker: chosen duelists with their stats, search results, the D4 check."""
     db = get_db()
-    chosen = {"a": rows.get(db, a_id) if a_id else None, "b": rows.get(db, b_id) if b_id else None}
+    chosen = {"a": players.get(db, a_id) if a_id else None,
+              "b": players.get(db, b_id) if b_id else None}
     q = request.args.get("q", "")
     link = request.args.get("link", "").strip()
     if link:
@@ -276,11 +275,11 @@ def new_view(a_id: int | None, b_id: int | None, error: str | None = None) -> di
     slot = "a" if chosen["a"] is None else "b" if chosen["b"] is None else None
     unfinished = service.unfinished(db)
     busy = {s: [{"id": n} for n in unfinished.get(r["id"], [])] for s, r in chosen.items() if r}
-    candidates = [r for r in rows.search(db, q) if r["id"] not in ids.values()] if slot else []
+    candidates = [r for r in players.search(db, q) if r["id"] not in ids.values()] if slot else []
     marks = {r["id"]: mark for r in candidates if (mark := why_not(r, unfinished))}
     return {"chosen": chosen, "ids": ids, "slot": slot, "q": q, "candidates": candidates,
             "error": error, "refusal": refusal, "busy": busy, "marks": marks,
-            "decks": {s: rows.deck_cards(r) for s, r in chosen.items() if r}}
+            "decks": {s: players.deck_cards(r) for s, r in chosen.items() if r}}
 
 
 def _pending() -> tuple[int | None, int | None]:

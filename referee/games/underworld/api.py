@@ -6,15 +6,14 @@ from __future__ import annotations
 
 from flask import abort, jsonify
 
-from referee.api import games as game_api
+from referee.api import games
 from referee.api.core import player_json
 from referee.api.models import Undo
 from referee.api.registry import ApiBlueprint
 from referee.api.schemas import GamePage
 from referee.errors import Conflict
-from referee.games import service as games
-from referee.games.underworld import rules as uw
-from referee.games.underworld import service
+from referee.games.service import Game
+from referee.games.underworld import rules, service
 from referee.games.underworld.schemas import (
     PLAYER_FIELDS,
     CastleAction,
@@ -29,14 +28,14 @@ from referee.games.underworld.schemas import (
 from referee.games.underworld.view import data
 from referee.games.underworld.words import STALE, STALE_LEVEL
 from referee.notes import note
-from referee.store import players as rows
+from referee.store import players
 from referee.web.context import get_db
 from referee.web.once import idempotent
 
 bp = ApiBlueprint("api_underworld", __name__)
 
 
-def game_json(game: games.Game) -> dict:
+def game_json(game: Game) -> dict:
     """An underworld game as the API shows it: row, seats, setup, state, what is allowed now,
     the pending fight's breakdown (in ``state``) and the record."""
     view = data(get_db(), game)
@@ -57,9 +56,9 @@ def game_json(game: games.Game) -> dict:
                      "may_step_again": aw.may_step_again, "fighters": list(aw.fighters),
                      "discard": aw.discard, "winner": aw.winner or None},
         "allowed": [{"action": o.action, "player": o.player or None}
-                    for o in uw.allowed(state)],
-        "winner": uw.winner(state),
-        "state": uw.state_to_dict(state),
+                    for o in rules.allowed(state)],
+        "winner": rules.winner(state),
+        "state": rules.state_to_dict(state),
         "record": [{k: r[k] for k in ("seq", "at", "referee", "text", "levels", "turn",
                                       "winner", "undone", "undo")} for r in view.record()],
         "actions": [{"seq": r["seq"], "action": r["action"]} for r in game.actions],
@@ -77,7 +76,7 @@ def summary_json(row: dict) -> dict:
     return out
 
 
-UNDERWORLD = game_api.GameApi(kind=service.KIND, load=service.load, show=game_json, stale=STALE)
+UNDERWORLD = games.GameApi(kind=service.KIND, load=service.load, show=game_json, stale=STALE)
 WRITTEN = {200: CastleGame, 409: CastleStale}
 
 
@@ -85,21 +84,21 @@ WRITTEN = {200: CastleGame, 409: CastleStale}
 def list_games():
     """Castle games (Underworld), newest first; ?player=<id> keeps that player's;
     ?limit= (200) and ?before=<id> page back."""
-    return game_api.listed(service.KIND, summary_json)
+    return games.listed(service.KIND, summary_json)
 
 
 @bp.operation("post", "/underworld", {201: CastleGame}, body=CastleSetup, old="/castle")
-@idempotent("underworld", lambda made: game_api.replayed(UNDERWORLD, made))
+@idempotent("underworld", lambda made: games.replayed(UNDERWORLD, made))
 def create_game(body: CastleSetup):
     """Start a castle game (U4): players, decks, 4 starting cards each, passport levels."""
-    return game_api.created(UNDERWORLD, service.create(get_db(), game_api.referee_id(),
+    return games.created(UNDERWORLD, service.create(get_db(), games.referee_id(),
                                                    body.sent()))
 
 
 @bp.operation("get", "/underworld/<int:game_id>", {200: CastleGame}, old="/castle/<int:game_id>")
 def get_game(game_id: int):
     """One castle game: state, what is allowed now, the fight breakdown and the record."""
-    return game_api.show(UNDERWORLD, game_id)
+    return games.show(UNDERWORLD, game_id)
 
 
 @bp.operation("post", "/underworld/<int:game_id>/actions", WRITTEN, body=CastleAction,
@@ -112,14 +111,14 @@ def act(game_id: int, body: CastleAction):
     for name in PLAYER_FIELDS:  # registry ids may come as numbers
         if type(action.get(name)) is int:
             action[name] = str(action[name])
-    return game_api.act(UNDERWORLD, game_id, action, body.version)
+    return games.act(UNDERWORLD, game_id, action, body.version)
 
 
 @bp.operation("post", "/underworld/<int:game_id>/undo", WRITTEN, body=Undo, body_required=False,
               load=service.load, old="/castle/<int:game_id>/undo")
 def undo(game_id: int, body: Undo):
     """Undo the latest action, with the passport levels it moved."""
-    return game_api.undo(UNDERWORLD, game_id, body.version)
+    return games.undo(UNDERWORLD, game_id, body.version)
 
 
 @bp.operation("post", "/underworld/quick-fight", {200: QuickFight, 409: QuickFightStale},
@@ -127,18 +126,18 @@ def undo(game_id: int, body: Undo):
 def quick_fight(body: QuickFightIn):
     """U7–U8 from numbers alone on a registry player's level (a normal level event)."""
     db = get_db()
-    if type(body.player) is not int or rows.get(db, body.player) is None:
+    if type(body.player) is not int or players.get(db, body.player) is None:
         abort(404)
     bonuses = body.sent().get("bonuses", 0)
     reason = note(service.QUICK_REASON, bonuses=str(bonuses), strength=str(body.strength))
     try:
-        done = service.quick_fight(db, game_api.referee_id(), body.player, bonuses,
+        done = service.quick_fight(db, games.referee_id(), body.player, bonuses,
                                    body.strength, body.version, reason)
     except Conflict as err:
         fresh = err.fresh
         assert isinstance(fresh, dict)  # quick_fight's conflicts carry the player's row
-        return game_api.stale_answer({"player": player_json(fresh)}, STALE_LEVEL,
-                                     player=fresh["character"])
+        return games.stale_answer({"player": player_json(fresh)}, STALE_LEVEL,
+                                  player=fresh["character"])
     r = done.fight
     return jsonify({"outcome": r.outcome, "score": r.player_score, "strength": r.monster_score,
                     "level_before": r.level_before, "level": r.level,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from referee.games.interface import Effect, GameKind, default_status
-from referee.games.underworld import rules as uw
+from referee.games.underworld import rules
 from referee.rules import N_, RuleError
 
 SETUP_KEYS = {"players", "castle", "classes", "starting", "passport_levels", "levels"}
@@ -26,7 +26,7 @@ BAD_SETUP = N_("This castle game's setup is damaged (%(field)s); start a new gam
 class Table:
     """A folded underworld game: the engine ``state``, and how it was reached."""
 
-    state: uw.State
+    state: rules.State
     passport_levels: bool
     seats: tuple[int, ...]
     previous: Table | None = field(default=None, repr=False)
@@ -49,18 +49,18 @@ def _setup_error(name: str) -> RuleError:
     return RuleError(None, BAD_SETUP, field=name)
 
 
-def _cards(deck: object, name: str) -> list[uw.Card]:
+def _cards(deck: object, name: str) -> list[rules.Card]:
     """A stored deck (``{"name", "cards": [card table + copies]}``) as engine cards."""
     if not isinstance(deck, dict) or not isinstance(deck.get("cards"), list):
         raise _setup_error(name)
-    out: list[uw.Card] = []
+    out: list[rules.Card] = []
     for entry in deck["cards"]:
         if not isinstance(entry, dict):
             raise _setup_error(name)
         copies = entry.get("copies", 1)
         if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= 99:
             raise _setup_error(name)
-        card = uw.card_from_dict({k: v for k, v in entry.items() if k != "copies"})
+        card = rules.card_from_dict({k: v for k, v in entry.items() if k != "copies"})
         out.extend([card] * copies)
     return out
 
@@ -78,15 +78,15 @@ def start(setup: object) -> Table:
     if not isinstance(passport, bool) or not isinstance(levels, dict) \
             or not isinstance(starting, dict):
         raise _setup_error("starting")
-    state = uw.new_game([str(p) for p in seats], _cards(setup.get("castle"), "castle"),
-                        _cards(setup.get("classes"), "classes"), starting,
-                        levels if passport else None)
+    state = rules.new_game([str(p) for p in seats], _cards(setup.get("castle"), "castle"),
+                           _cards(setup.get("classes"), "classes"), starting,
+                           levels if passport else None)
     return Table(state, passport, tuple(seats))
 
 
 def apply(table: Table, action: object) -> Table:
     """The engine's step, remembering where it came from."""
-    return Table(uw.apply(table.state, action), table.passport_levels, table.seats,
+    return Table(rules.apply(table.state, action), table.passport_levels, table.seats,
                  table, action)
 
 
@@ -105,8 +105,8 @@ def level_effects(before: Table | None, after: Table) -> dict[int, Effect]:
 
 def legal(table: Table) -> tuple:
     """Every concrete action the engine accepts now (open-ended ones aside, see
-    ``uw.allowed``)."""
-    return uw.legal_actions(table.state)
+    ``rules.allowed``)."""
+    return rules.legal_actions(table.state)
 
 
 def under(table: Table, reading: int) -> Table:
@@ -115,11 +115,11 @@ def under(table: Table, reading: int) -> Table:
 
 
 def read(table: Table) -> dict:
-    return uw.state_to_dict(table.state)
+    return rules.state_to_dict(table.state)
 
 
 KIND = GameKind(
     name="underworld", title=N_("Underworld castle games"), start=start, legal=legal,
-    apply=apply, read=read, action_from_dict=uw.action_from_dict,
-    action_to_dict=uw.action_to_dict, status=default_status(finished), effects=level_effects,
+    apply=apply, read=read, action_from_dict=rules.action_from_dict,
+    action_to_dict=rules.action_to_dict, status=default_status(finished), effects=level_effects,
     reading=2, under=under)

@@ -12,19 +12,18 @@ from typing import Any
 
 from flask_babel import gettext
 
-from referee.games import service as games
-from referee.games.underworld import rules as uw
-from referee.games.underworld import service
+from referee.games.service import Game
+from referee.games.underworld import rules, service
 from referee.games.underworld.record import card_name, refusal
 from referee.games.underworld.rules.play import FIGHTING, may_prepare, sides
 from referee.games.underworld.rules.state import player_of
 from referee.rules import RuleError
 
 
-def attempt(state: uw.State, action: object) -> tuple[uw.State | None, RuleError | None]:
+def attempt(state: rules.State, action: object) -> tuple[rules.State | None, RuleError | None]:
     """The state after ``action``, or the refusal."""
     try:
-        return uw.apply(state, action), None
+        return rules.apply(state, action), None
     except RuleError as err:
         return None, err
 
@@ -33,21 +32,21 @@ class Panels:
     """The game as the screen names it, and its fight and preparing panels (the rest of
     the screen is :class:`~referee.games.underworld.view.Screen`)."""
 
-    def __init__(self, game: games.Game, names: dict[str, str]) -> None:
+    def __init__(self, game: Game, names: dict[str, str]) -> None:
         self.game = game
         self.table = game.state_as(service.Table)
-        self.state: uw.State = self.table.state
+        self.state: rules.State = self.table.state
         self.names = names
         self.cards = {c.code: c for c in self.state.cards}
-        self.awaiting = uw.awaiting(self.state)
-        self.legal = uw.legal_actions(self.state)
+        self.awaiting = rules.awaiting(self.state)
+        self.legal = rules.legal_actions(self.state)
 
     # names ------------------------------------------------------------------------------
 
     def name(self, pid: str) -> str:
         return self.names.get(pid, pid)
 
-    def card(self, code: str) -> uw.Card | None:
+    def card(self, code: str) -> rules.Card | None:
         return self.cards.get(code)
 
     def label(self, code: str) -> str:
@@ -57,9 +56,9 @@ class Panels:
     def value(self, code: str) -> str:
         """What a card adds, as printed: ``+2``, ``5`` for a monster."""
         card = self.card(code)
-        if isinstance(card, uw.Monster):
+        if isinstance(card, rules.Monster):
             return str(card.strength)
-        if isinstance(card, uw.Item | uw.Skill):
+        if isinstance(card, rules.Item | rules.Skill):
             return f"{card.bonus:+d}"
         return ""
 
@@ -68,7 +67,7 @@ class Panels:
 
     # the fight ----------------------------------------------------------------------------
 
-    def _line_label(self, line: uw.Line) -> str:
+    def _line_label(self, line: rules.Line) -> str:
         if line.source == "level":
             return gettext("Level")
         if line.source == "strength":
@@ -82,7 +81,7 @@ class Panels:
                     if line.code else gettext("Modifier"))
         return card_name(self.card(line.code))
 
-    def _side(self, side: uw.Side, is_monster: bool) -> dict:
+    def _side(self, side: rules.Side, is_monster: bool) -> dict:
         groups: list[dict] = []
         for line in side.lines:
             owner = line.player
@@ -99,10 +98,10 @@ class Panels:
     def fight(self) -> dict | None:
         """The score board of the pending fight, and what confirming it does (U7, U8)."""
         s = self.state
-        bd, enc = uw.fight_breakdown(s), s.encounter
+        bd, enc = rules.fight_breakdown(s), s.encounter
         if bd is None or enc is None or s.phase not in FIGHTING:  # one is None: both are
             return None
-        after, err = attempt(s, uw.Fight())
+        after, err = attempt(s, rules.Fight())
         changes = self.level_changes(s, after) if after else []
         # U11: on a win the side's accepted helpers take their promised cards
         winning = (enc.fighter if bd.outcome == "win"
@@ -126,7 +125,7 @@ class Panels:
             "from_event": enc.from_event, "defender": enc.defender,
         }
 
-    def level_changes(self, before: uw.State, after: uw.State) -> list[dict]:
+    def level_changes(self, before: rules.State, after: rules.State) -> list[dict]:
         was = {p.id: p.level for p in before.players}
         return [{"name": self.name(p.id), "before": was[p.id], "after": p.level}
                 for p in after.players if p.level != was[p.id]]
@@ -170,17 +169,17 @@ class Panels:
                         "playable": playable})
         return out
 
-    def _entry(self, p: uw.Player, code: str) -> dict:
+    def _entry(self, p: rules.Player, code: str) -> dict:
         s, card = self.state, self.card(code)
         entry: dict[str, Any] = {"code": code, "card": card, "count": p.inventory.count(code),
                                  "plays": [], "summons": [], "refusal": None, "hint": None}
-        if isinstance(card, uw.Item | uw.Skill):
+        if isinstance(card, rules.Item | rules.Skill):
             olds = [""] + [old for old in dict.fromkeys(p.play_area)
-                           if isinstance(card, uw.Item)
+                           if isinstance(card, rules.Item)
                            and getattr(self.card(old), "item_type", None) == card.item_type]
             first_error = None
             for old in olds:
-                after, err = attempt(s, uw.PlayCard(p.id, code, old))
+                after, err = attempt(s, rules.PlayCard(p.id, code, old))
                 if after is not None:
                     entry["plays"].append({"replaces": old,
                                            "old": self.label(old) if old else ""})
@@ -188,7 +187,7 @@ class Panels:
                     first_error = err
             if not entry["plays"] and first_error is not None:
                 entry["refusal"] = refusal(first_error, self.names)
-        elif isinstance(card, uw.Monster):
+        elif isinstance(card, rules.Monster):
             entry["summons"] = [{"skill": a.skill, "label": self.label(a.skill)}
                                 for a in self.legal_of("summon")
                                 if a.player == p.id and a.monster == code]
@@ -196,7 +195,7 @@ class Panels:
                 entry["hint"], entry["refusal"] = self._monster_hint(p, card)
         return entry
 
-    def _monster_hint(self, p: uw.Player, card: uw.Monster) -> tuple[str | None, str | None]:
+    def _monster_hint(self, p: rules.Player, card: rules.Monster) -> tuple[str | None, str | None]:
         """U12: what a monster card held in the inventory is for, when it cannot be
         summoned now; and the engine's reason when a fight is pending but it may not."""
         skills = [c for c in dict.fromkeys(p.play_area + p.inventory)
@@ -212,22 +211,22 @@ class Panels:
                            "%(skill)s brings it in, adding its strength %(strength)s.",
                            player=name, skill=self.label(skills[0]),
                            strength=card.strength), None
-        _, err = attempt(self.state, uw.Summon(p.id, skills[0], card.code))
+        _, err = attempt(self.state, rules.Summon(p.id, skills[0], card.code))
         return None, refusal(err, self.names) if err else None
 
-    def _power(self, p: uw.Player) -> dict | None:
+    def _power(self, p: rules.Player) -> dict | None:
         klass = self.card(p.class_card) if p.class_card else None
-        if not isinstance(klass, uw.ClassCard) or not klass.ability_cost or p.ability_used:
+        if not isinstance(klass, rules.ClassCard) or not klass.ability_cost or p.ability_used:
             return None
         refused = None
         if len(p.inventory) < klass.ability_cost:
-            _, err = attempt(self.state, uw.PowerUp(p.id, tuple(p.inventory)))
+            _, err = attempt(self.state, rules.PowerUp(p.id, tuple(p.inventory)))
             refused = refusal(err, self.names) if err else None
         return {"klass": klass, "cost": klass.ability_cost, "bonus": klass.ability_bonus,
                 "cards": [(i, code) for i, code in enumerate(p.inventory)],
                 "refusal": refused}
 
-    def _summon_met(self, p: uw.Player) -> list[dict]:
+    def _summon_met(self, p: rules.Player) -> list[dict]:
         """U12: hypnotise the monster just met."""
         return [{"skill": a.skill, "label": self.label(a.skill)}
                 for a in self.legal_of("summon") if a.player == p.id and not a.monster]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from flask_babel import get_locale, gettext
 
 from referee.decks.search import Named
-from referee.games.underworld import rules as uw
+from referee.games.underworld import rules
 from referee.games.underworld.service import Table
 from referee.rules import RuleError
 from referee.web.i18n import rule_message
@@ -52,8 +52,8 @@ def _name(names: dict[str, str], pid: str) -> str:
     return names.get(pid, pid)
 
 
-def _fight(action: uw.Fight, before: uw.State, names: dict[str, str], label: Label) -> str:
-    bd = uw.fight_breakdown(before)
+def _fight(action: rules.Fight, before: rules.State, names: dict[str, str], label: Label) -> str:
+    bd = rules.fight_breakdown(before)
     enc = before.encounter
     if bd is None or enc is None:
         return gettext("Fight scored.")
@@ -80,7 +80,7 @@ def _fight(action: uw.Fight, before: uw.State, names: dict[str, str], label: Lab
                    winner=me if bd.outcome == "win" else other)
 
 
-def describe(action: object, before: uw.State, after: uw.State | None,
+def describe(action: object, before: rules.State, after: rules.State | None,
              names: dict[str, str], label: Label) -> str:
     """One action as a sentence, from the state it was taken in (and the one it made,
     when known).
@@ -91,30 +91,30 @@ def describe(action: object, before: uw.State, after: uw.State | None,
         return _name(names, pid)
 
     active = who(before.players[before.active].id)
-    if isinstance(action, uw.Draw):
+    if isinstance(action, rules.Draw):
         card = next((c for c in before.cards if c.code == action.code), None)
         step = (after or before).step
-        if isinstance(card, uw.Monster):
+        if isinstance(card, rules.Monster):
             return gettext("Step %(step)s: %(player)s meets %(card)s, strength %(strength)s.",
                            step=step, player=active, card=label(action.code),
                            strength=card.strength)
-        if isinstance(card, uw.Event):
+        if isinstance(card, rules.Event):
             return gettext("Step %(step)s: %(player)s draws the event %(card)s.",
                            step=step, player=active, card=label(action.code))
         return gettext("Step %(step)s: %(player)s draws %(card)s into the inventory.",
                        step=step, player=active, card=label(action.code))
-    if isinstance(action, uw.PlayCard):
+    if isinstance(action, rules.PlayCard):
         if action.replaces:
             return gettext("%(player)s plays %(card)s, replacing %(old)s (discarded, U10).",
                            player=who(action.player), card=label(action.code),
                            old=label(action.replaces))
         return gettext("%(player)s plays %(card)s.", player=who(action.player),
                        card=label(action.code))
-    if isinstance(action, uw.OfferHelp):
+    if isinstance(action, rules.OfferHelp):
         return gettext("%(helper)s offers to help %(fighter)s for %(card)s (U11).",
                        helper=who(action.helper), fighter=who(action.fighter),
                        card=label(action.reward))
-    if isinstance(action, uw.AnswerHelp):
+    if isinstance(action, rules.AnswerHelp):
         offers = before.encounter.offers if before.encounter else ()
         fighter = next((o.fighter for o in offers if o.helper == action.helper), "")
         if action.accept:
@@ -122,7 +122,7 @@ def describe(action: object, before: uw.State, after: uw.State | None,
                            fighter=who(fighter), helper=who(action.helper))
         return gettext("%(fighter)s refuses the help of %(helper)s.",
                        fighter=who(fighter), helper=who(action.helper))
-    if isinstance(action, uw.Summon):
+    if isinstance(action, rules.Summon):
         if action.monster:
             return gettext("%(player)s summons %(monster)s from the inventory with %(skill)s "
                            "(U12).", player=who(action.player), monster=label(action.monster),
@@ -131,35 +131,35 @@ def describe(action: object, before: uw.State, after: uw.State | None,
         return gettext("%(player)s hypnotises %(monster)s with %(skill)s: no fight, no level "
                        "change (U12).", player=who(action.player), monster=label(met),
                        skill=label(action.skill))
-    if isinstance(action, uw.PowerUp):
+    if isinstance(action, rules.PowerUp):
         return gettext("%(player)s powers up the characteristic ability, discarding %(cards)s "
                        "(U14).", player=who(action.player),
                        cards=", ".join(label(c) for c in action.discards))
-    if isinstance(action, uw.AdjustMonster):
+    if isinstance(action, rules.AdjustMonster):
         amount = _signed(action.amount)
         if action.card:
             return gettext("The monster's score changes by %(amount)s: %(card)s (U7).",
                            amount=amount, card=label(action.card))
         return gettext("The monster's score changes by %(amount)s (U7).", amount=amount)
-    if isinstance(action, uw.Fight):
+    if isinstance(action, rules.Fight):
         return _fight(action, before, names, label)
-    if isinstance(action, uw.Challenge):
+    if isinstance(action, rules.Challenge):
         if before.phase == "playoff":
             return gettext("Play-off: %(a)s challenges %(b)s (U17).",
                            a=who(action.challenger), b=who(action.defender))
         return gettext("%(a)s challenges %(b)s (U13).", a=who(action.challenger),
                        b=who(action.defender))
-    if isinstance(action, uw.EventLevel):
+    if isinstance(action, rules.EventLevel):
         delta = _signed(action.delta)
         return gettext("Event: %(player)s %(delta)s level.", player=who(action.player),
                        delta=delta)
-    if isinstance(action, uw.EventDiscard):
+    if isinstance(action, rules.EventDiscard):
         if action.in_play:
             return gettext("Event: %(player)s discards %(card)s from play.",
                            player=who(action.player), card=label(action.code))
         return gettext("Event: %(player)s discards %(card)s from the inventory.",
                        player=who(action.player), card=label(action.code))
-    if isinstance(action, uw.EventGive):
+    if isinstance(action, rules.EventGive):
         if action.in_play:
             return gettext("Event: %(giver)s gives %(card)s from play to %(receiver)s.",
                            giver=who(action.giver), card=label(action.code),
@@ -167,29 +167,29 @@ def describe(action: object, before: uw.State, after: uw.State | None,
         return gettext("Event: %(giver)s gives %(card)s to %(receiver)s.",
                        giver=who(action.giver), card=label(action.code),
                        receiver=who(action.receiver))
-    if isinstance(action, uw.EventDraw):
+    if isinstance(action, rules.EventDraw):
         return gettext("Event: %(player)s draws one more card, %(card)s, into the inventory.",
                        player=active, card=label(action.code))
-    if isinstance(action, uw.EventNoSecondStep):
+    if isinstance(action, rules.EventNoSecondStep):
         return gettext("Event: %(player)s takes no second step this turn (U6).",
                        player=active)
-    if isinstance(action, uw.EventDone):
+    if isinstance(action, rules.EventDone):
         return gettext("The event %(card)s is followed and discarded.",
                        card=label(before.event))
-    if isinstance(action, uw.ChangeClass):
+    if isinstance(action, rules.ChangeClass):
         return gettext("%(player)s becomes %(card)s (U9).", player=active,
                        card=label(action.code))
-    if isinstance(action, uw.KeepClass):
+    if isinstance(action, rules.KeepClass):
         return gettext("%(player)s keeps the class (U9).", player=active)
-    if isinstance(action, uw.EndTurn):
+    if isinstance(action, rules.EndTurn):
         if after is not None and after.phase == "cleanup":
             return gettext("%(player)s ends the turn and must discard down to 4 (U15).",
                            player=active)
         return gettext("%(player)s ends the turn.", player=active)
-    if isinstance(action, uw.Discard):
+    if isinstance(action, rules.Discard):
         return gettext("%(player)s discards %(cards)s (U15).", player=active,
                        cards=", ".join(label(c) for c in action.codes))
-    if isinstance(action, uw.Trade):
+    if isinstance(action, rules.Trade):
         return gettext("%(player)s gives %(gives)s to %(partner)s for %(takes)s (U10).",
                        player=who(action.player), partner=who(action.partner),
                        gives=", ".join(label(c) for c in action.gives),
@@ -197,7 +197,7 @@ def describe(action: object, before: uw.State, after: uw.State | None,
     return str(getattr(action, "kind", action))
 
 
-def _levels(before: uw.State, after: uw.State, names: dict[str, str]) -> list[dict]:
+def _levels(before: rules.State, after: rules.State, names: dict[str, str]) -> list[dict]:
     was = {p.id: p.level for p in before.players}
     return [{"name": _name(names, p.id), "before": was[p.id], "after": p.level}
             for p in after.players if p.level != was[p.id]]
@@ -205,7 +205,7 @@ def _levels(before: uw.State, after: uw.State, names: dict[str, str]) -> list[di
 
 def _parse(row: dict) -> object | None:
     try:
-        return uw.action_from_dict(row["action"])
+        return rules.action_from_dict(row["action"])
     except RuleError:
         return None
 
@@ -244,7 +244,7 @@ def record(table: Table, history: list[dict], names: dict[str, str], label: Labe
             if action is None or row["id"] not in wanted:
                 continue
             try:
-                after = uw.apply(before, action)
+                after = rules.apply(before, action)
             except RuleError:
                 after = None
         else:

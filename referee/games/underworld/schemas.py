@@ -15,7 +15,7 @@ from pydantic import ConfigDict, Field, create_model
 
 from referee.api.models import Answer, Body, Checked, Error, GameAnswer, GameName, Versioned
 from referee.api.schemas import Player
-from referee.games.underworld import rules as uw
+from referee.games.underworld.rules import ACTIONS, Action
 
 # Action fields naming a player: the registry id may be sent as a number or as text.
 PLAYER_FIELDS = ("player", "helper", "fighter", "challenger", "defender", "partner", "giver",
@@ -46,7 +46,7 @@ def _field_type(name: str, kind: str) -> Any:
     return _TYPES.get(kind, list[str])
 
 
-def _variant(cls: type[uw.Action]) -> type[Versioned]:
+def _variant(cls: type[Action]) -> type[Versioned]:
     """One engine action as a body: ``kind`` plus the dataclass's fields."""
     defined: dict[str, Any] = {"kind": (Literal[cls.kind], ...)}
     for f in fields(cls):
@@ -64,7 +64,7 @@ class CastleAction(Versioned):
     """An engine action; player fields are registry ids (number or text)."""
 
     model_config = ConfigDict(extra="allow")
-    variants = tuple(_variant(cls) for cls in uw.ACTIONS.values())
+    variants = tuple(_variant(cls) for cls in ACTIONS.values())
 
 
 class QuickFightIn(Body):

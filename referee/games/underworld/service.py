@@ -23,8 +23,8 @@ from sqlite_utils import Database
 
 from referee.decks import Deck, DeckError, UnknownDeck, load_all, load_deck, search
 from referee.errors import Conflict
-from referee.games import service as games
-from referee.games.underworld import rules as uw
+from referee.games import service
+from referee.games.underworld import rules
 from referee.games.underworld.game import (  # noqa: F401  (re-exported for the screens)
     BAD_SETUP,
     Table,
@@ -36,11 +36,10 @@ from referee.games.underworld.game import (  # noqa: F401  (re-exported for the 
 )
 from referee.games.underworld.rules.state import INVENTORY, MAX_SEATS, MIN_SEATS
 from referee.notes import Note
-from referee.players import service as player_service
+from referee.players.service import change_sheet
 from referee.rules import N_, RuleError, stats, whole
 from referee.rules.stats import LEVEL_MAX, LEVEL_MIN
-from referee.store import games as store
-from referee.store import players as rows
+from referee.store import games, players
 from referee.store.db import fetch
 
 KIND = "underworld"
@@ -79,7 +78,7 @@ def _deck(name: object, kind: str) -> dict:
                         name=name, problem=err) from None
     if deck.kind != kind:
         raise _no_deck(name, kind)
-    return {"name": deck.name, "cards": [{**uw.card_to_dict(e.card), "copies": e.copies}
+    return {"name": deck.name, "cards": [{**rules.card_to_dict(e.card), "copies": e.copies}
                                          for e in deck.cards]}
 
 
@@ -90,7 +89,7 @@ same_code = search.same_code
 find_cards = search.find_cards
 
 
-def resolve_card(cards: Iterable[uw.Card], text: object) -> str:
+def resolve_card(cards: Iterable[rules.Card], text: object) -> str:
     """The code a referee meant by a code or a name (``"M07 · Gate Troll"`` works too)."""
     cards = distinct(cards)
     raw = text.split(" · ", 1)[0] if isinstance(text, str) else ""
@@ -127,7 +126,7 @@ def build_setup(db: Database, request: dict) -> tuple[dict, list[dict]]:
             or not MIN_SEATS <= len(ids) <= MAX_SEATS:
         raise RuleError("U4", N_("Pick 2 to 6 different players from the list; %(count)s were "
                                  "picked."), count=len(ids) if isinstance(ids, list) else 0)
-    seated = [rows.existing(db, pid) for pid in ids]
+    seated = [players.existing(db, pid) for pid in ids]
     castle = _deck(request.get("castle") or CASTLE_DECK, "castle")
     classes = _deck(request.get("classes") or CLASS_DECK, "class")
     cards = _cards(castle, "castle")
@@ -168,16 +167,16 @@ def title_of(request: dict) -> str:
     return title.strip()
 
 
-def create(db: Database, referee_id: int | None, request: dict) -> games.Game:
+def create(db: Database, referee_id: int | None, request: dict) -> service.Game:
     """Start an underworld game; the engine checks everything before anything is stored."""
     setup, seated = build_setup(db, request)
-    return games.create(db, referee_id, KIND, setup, [r["id"] for r in seated],
-                        title_of(request))
+    return service.create(db, referee_id, KIND, setup, [r["id"] for r in seated],
+                          title_of(request))
 
 
-def load(db: Database, game_id: int) -> games.Game | None:
+def load(db: Database, game_id: int) -> service.Game | None:
     """An underworld game rebuilt from its actions, or None (also for another kind's id)."""
-    return games.load(db, KIND, game_id)
+    return service.load(db, KIND, game_id)
 
 
 def names(db: Database, seats: Iterable[int]) -> dict[str, str]:
@@ -194,7 +193,7 @@ def names(db: Database, seats: Iterable[int]) -> dict[str, str]:
 def listing(db: Database, player_id: int | None = None, limit: int = 200,
             before: int | None = None) -> list[dict]:
     """Underworld games, newest first, each with its seated players' names."""
-    return store.listing(db, KIND, player_id, limit, before)
+    return games.listing(db, KIND, player_id, limit, before)
 
 
 # Quick fight ------------------------------------------------------------------------------
@@ -204,7 +203,7 @@ def listing(db: Database, player_id: int | None = None, limit: int = 200,
 
 @dataclass(frozen=True)
 class QuickResult:
-    fight: uw.QuickFight
+    fight: rules.QuickFight
     row: dict  # the player after the fight
     event_id: int | None  # the level event written (None when the level stays)
 
@@ -242,10 +241,10 @@ def parse_strength(value: object) -> int:
 
 
 def preview_quick(db: Database, player_id: object, bonuses: object, strength: object
-                  ) -> uw.QuickFight:
+                  ) -> rules.QuickFight:
     """What a quick fight would do to the player now (nothing is written)."""
-    row = rows.existing(db, player_id)
-    return uw.quick_fight(row["level"], parse_bonuses(bonuses), parse_strength(strength))
+    row = players.existing(db, player_id)
+    return rules.quick_fight(row["level"], parse_bonuses(bonuses), parse_strength(strength))
 
 
 # The reason on the level event of a quick fight (a note: read in each reader's language).
@@ -259,17 +258,17 @@ def quick_fight(db: Database, referee_id: int | None, player_id: object, bonuses
     The fight is scored against the level the referee saw: if the sheet changed since
     (``version``), Conflict carries the fresh row and nothing is written."""
     plus, against = parse_bonuses(bonuses), parse_strength(strength)
-    row = rows.existing(db, player_id)
+    row = players.existing(db, player_id)
     if version is not None and version != row["version"]:
         raise Conflict(row)
-    result = uw.quick_fight(row["level"], plus, against)
+    result = rules.quick_fight(row["level"], plus, against)
     if result.level == row["level"]:
         return QuickResult(result, row, None)
 
     def rule(sheet):
         if sheet.level != row["level"]:  # changed between the read and the write lock
-            raise Conflict(rows.get(db, row["id"]))
+            raise Conflict(players.get(db, row["id"]))
         return stats.adjust(sheet, {"level": result.level - sheet.level})
 
-    saved = player_service.change_sheet(db, referee_id, row["id"], "adjust", rule, reason)
+    saved = change_sheet(db, referee_id, row["id"], "adjust", rule, reason)
     return QuickResult(result, saved, saved["event_id"])

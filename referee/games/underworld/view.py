@@ -14,9 +14,8 @@ from collections import Counter
 from flask_babel import gettext, ngettext
 from sqlite_utils import Database
 
-from referee.games import service as games
-from referee.games.underworld import rules as uw
-from referee.games.underworld import service
+from referee.games.service import Game
+from referee.games.underworld import rules, service
 from referee.games.underworld.panels import Panels
 from referee.games.underworld.record import card_name, card_text, record, refusal  # noqa: F401
 from referee.games.underworld.rules.play import sides
@@ -72,7 +71,7 @@ class Screen(Panels):
         """U6: whether an event, not a lost fight, ended this turn's steps."""
         table, turn = self.table, self.state.turn
         while table.previous is not None and table.state.turn == turn:
-            if isinstance(table.action, uw.EventNoSecondStep):
+            if isinstance(table.action, rules.EventNoSecondStep):
                 return True
             table = table.previous
         return False
@@ -96,7 +95,7 @@ class Screen(Panels):
             "event_no_second_step": gettext("no second step (event)"),
         }
         who: dict[str, list[str]] = {}
-        for option in uw.allowed(self.state):
+        for option in rules.allowed(self.state):
             people = who.setdefault(option.action, [])
             if option.player and self.name(option.player) not in people:
                 people.append(self.name(option.player))
@@ -197,7 +196,7 @@ class Screen(Panels):
         return record(self.table, self.game.history, self.names, self.label, limit)
 
 
-def data(db: Database, game: games.Game) -> Screen:
+def data(db: Database, game: Game) -> Screen:
     """One read of a game, its seats' names included, for its screen (web.py) and its API
     answer (api.py) alike."""
     return Screen(game, service.names(db, game.state_as(service.Table).seats))

@@ -10,18 +10,18 @@ from flask_babel import gettext
 from sqlite_utils import Database
 from werkzeug.datastructures import MultiDict
 
+import referee.games.service  # noqa: F401  (games.service: the views hold act and undo)
+import referee.players.service
+from referee import games
 from referee.decks import search
 from referee.errors import Conflict
-from referee.games import service as games
-from referee.games.underworld import rules as uw
-from referee.games.underworld import service
+from referee.games.underworld import rules, service
 from referee.games.underworld.rules.state import INVENTORY, MAX_LEVEL, MAX_SEATS, MIN_SEATS
 from referee.games.underworld.view import card_name, card_text, data, refusal
 from referee.games.underworld.words import STALE, STALE_LEVEL
 from referee.notes import note
-from referee.players import service as player_service
 from referee.rules import N_, RuleError, whole, whole_arg
-from referee.store import players as rows
+from referee.store import players
 from referee.web.context import get_db, signed_in
 from referee.web.i18n import rule_message
 from referee.web.once import game_target, once_form
@@ -54,7 +54,7 @@ def player_panel(db: Database, player_id: int) -> list[dict]:
     return service.listing(db, player_id)
 
 
-def _names(game: games.Game) -> dict[str, str]:
+def _names(game: games.service.Game) -> dict[str, str]:
     return service.names(get_db(), game.state_as(service.Table).seats)
 
 
@@ -82,7 +82,7 @@ def _trade(form: MultiDict, names: dict[str, str]) -> dict:
 def action_from_form(form: MultiDict, names: dict[str, str]) -> dict:
     """The engine action (as JSON) a screen form describes; the engine checks the rest."""
     kind = form.get("kind", "")
-    cls = uw.ACTIONS.get(kind)
+    cls = rules.ACTIONS.get(kind)
     if cls is None:
         return {"kind": kind}
     if kind == "trade":
@@ -114,7 +114,7 @@ def action_from_form(form: MultiDict, names: dict[str, str]) -> dict:
 # The table screen -----------------------------------------------------------------------
 
 
-def screen(game: games.Game, *, error: str | None = None, notice: str | None = None,
+def screen(game: games.service.Game, *, error: str | None = None, notice: str | None = None,
            q: str = "", whole: bool = False, typed: dict | None = None) -> dict:
     """Everything the castle templates need; the record's latest steps unless ``whole``;
     ``typed``, a refused form as it was sent, keeps its panel open and filled in."""
@@ -180,10 +180,10 @@ def setup_view(error: str | None = None, entered: MultiDict | None = None) -> di
         number = whole(raw)
         if number is not None and number not in ids:
             ids.append(number)
-    chosen = [r for r in (rows.get(db, pid) for pid in ids[:6]) if r]
+    chosen = [r for r in (players.get(db, pid) for pid in ids[:6]) if r]
     q = request.args.get("q", "")
     taken = {r["id"] for r in chosen}
-    candidates = ([r for r in rows.search(db, q) if r["id"] not in taken]
+    candidates = ([r for r in players.search(db, q) if r["id"] not in taken]
                   if len(chosen) < 6 else [])
     castles, class_decks = service.decks("castle"), service.decks("class")
     castle = source.get("castle") or service.CASTLE_DECK
@@ -250,7 +250,7 @@ def cards(game_id: int):
                            draws=view.draw_options(q))
 
 
-def drawn_code(game: games.Game, typed: str) -> str:
+def drawn_code(game: games.service.Game, typed: str) -> str:
     """U5: the castle card the search finds, of those that can be drawn now; a refusal
     when it finds none or several (an exact code finds its card alone: "m1" is M01)."""
     options = [c["card"] for group in data(get_db(), game).draw_options()
@@ -274,7 +274,7 @@ def act(game_id: int):
     """Apply one action made against the version on screen, or refuse it with the rule."""
     referee = signed_in()
 
-    def step(game: games.Game) -> games.Game:
+    def step(game: games.service.Game) -> games.service.Game:
         action = action_from_form(request.form, _names(game))
         if action["kind"] in ("draw", "event_draw") and "code" not in request.form \
                 and "q" in request.form:
@@ -283,7 +283,8 @@ def act(game_id: int):
             typed = action["card"]
             action["card"] = next((c.code for c in game.state_as(service.Table).state.cards
                                    if service.same_code(c.code, typed)), typed)
-        return games.act(get_db(), referee["id"], service.KIND, game_id, action, form_version())
+        return games.service.act(get_db(), referee["id"], service.KIND, game_id, action,
+                                 form_version())
 
     return write_step(game_id, step)
 
@@ -292,8 +293,9 @@ def act(game_id: int):
 def undo(game_id: int):
     """Take back the latest action (and the levels it moved on the passports)."""
     referee = signed_in()
-    return write_step(game_id, lambda game: games.undo(get_db(), referee["id"], service.KIND,
-                                                       game_id, form_version()))
+    return write_step(game_id, lambda game: games.service.undo(get_db(), referee["id"],
+                                                               service.KIND, game_id,
+                                                               form_version()))
 
 
 # Routes: quick fight ---------------------------------------------------------------------
@@ -301,10 +303,10 @@ def undo(game_id: int):
 
 def quick_view(player_id: int | None, **extra) -> dict:
     db = get_db()
-    player = rows.get(db, player_id) if player_id else None
+    player = players.get(db, player_id) if player_id else None
     q = request.args.get("q", "")
     view = {"player": player, "q": q,
-            "candidates": [] if player else rows.search(db, q),
+            "candidates": [] if player else players.search(db, q),
             "bonuses": "", "strength": "", "result": None, "error": None, "notice": None}
     view.update(extra)
     return view
@@ -376,8 +378,8 @@ def quick_undo():
     """Take back a quick fight's level change (a compensating event on the sheet)."""
     player_id = request.form.get("player", type=whole_arg)
     try:
-        player_service.undo(get_db(), signed_in()["id"],
-                            request.form.get("event", type=whole_arg) or 0)
+        referee.players.service.undo(get_db(), signed_in()["id"],
+                                     request.form.get("event", type=whole_arg) or 0)
     except RuleError as err:
         return render_template("underworld/quick.html",
                                **quick_view(player_id, error=rule_message(err))), 422

@@ -194,7 +194,7 @@ def test_U11_a_refused_offer_adds_nothing(referee, db, ab):
     response = tap(referee, game, kind="answer_help", helper=pid(b), accept="0")
     assert "Anna refuses the help of Boris." in text_of(response)
     assert 'class="uw-helper"' not in response.get_data(as_text=True)
-    assert underworld.uw.fight_breakdown(fresh(db, game).state.state).fighter.total == 1
+    assert underworld.rules.fight_breakdown(fresh(db, game).state.state).fighter.total == 1
 
 
 def test_U12_summoning_the_monster_met_and_from_the_inventory(referee, db, ab):
@@ -218,7 +218,7 @@ def test_U12_a_monster_from_the_inventory_joins_the_fight(referee, db, ab):
     page = text_of(tap(referee, game, kind="summon", player=pid(a), skill="S03",
                        monster="M04"))
     assert "Rattling Skeleton, summoned ally +3" in page and "Gate Troll wins, 5 to 4." in page
-    bd = underworld.uw.fight_breakdown(fresh(db, game).state.state)
+    bd = underworld.rules.fight_breakdown(fresh(db, game).state.state)
     assert bd.fighter.total == 4 and bd.opponent.total == 5
 
 
@@ -617,7 +617,7 @@ def test_no_form_a_screen_can_send_breaks_the_table(referee, db, ab):
                               "1", "-1", "0", "x", f"{pid(a)}|M04", f"{pid(a)}:I01",
                               f"{pid(b)}:M06", f"{pid(a)}|I01|play", f"{pid(b)}|M06|",
                               "<b>"])
-    kinds = st.sampled_from([*underworld.uw.ACTIONS, "", "fly"])
+    kinds = st.sampled_from([*underworld.rules.ACTIONS, "", "fly"])
     forms = st.fixed_dictionaries({"kind": kinds}, optional={
         name: st.lists(values, min_size=1, max_size=2) for name in FIELDS})
 

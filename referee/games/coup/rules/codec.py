@@ -6,31 +6,31 @@ from collections.abc import Callable
 from dataclasses import asdict, fields
 from typing import Any
 
-from referee.games.coup.rules import model as m
+from referee.games.coup.rules import model
 from referee.games.coup.rules.query import awaiting, legal_actions, options
 from referee.rules import N_, RuleError
 
-_TAGS: dict[str, type[m.Action]] = {
-    "declare": m.Declare,
-    "challenge": m.Challenge,
-    "reveal": m.Reveal,
-    "block": m.Block,
-    "lose_influence": m.LoseInfluence,
-    "examine_verdict": m.ExamineVerdict,
+_TAGS: dict[str, type[model.Action]] = {
+    "declare": model.Declare,
+    "challenge": model.Challenge,
+    "reveal": model.Reveal,
+    "block": model.Block,
+    "lose_influence": model.LoseInfluence,
+    "examine_verdict": model.ExamineVerdict,
 }
 _TAG_OF = {cls: tag for tag, cls in _TAGS.items()}
 # Field types: str, bool, or str-or-None (may be left out, meaning None).
 _FIELD_TYPES: dict[type, dict[str, str]] = {
-    m.Declare: {"player": "str", "action": "str", "target": "str?"},
-    m.Challenge: {"challenger": "str?"},
-    m.Reveal: {"player": "str", "character": "str", "shown": "bool"},
-    m.Block: {"blocker": "str?", "character": "str?"},
-    m.LoseInfluence: {"player": "str", "character": "str"},
-    m.ExamineVerdict: {"player": "str", "swap": "bool"},
+    model.Declare: {"player": "str", "action": "str", "target": "str?"},
+    model.Challenge: {"challenger": "str?"},
+    model.Reveal: {"player": "str", "character": "str", "shown": "bool"},
+    model.Block: {"blocker": "str?", "character": "str?"},
+    model.LoseInfluence: {"player": "str", "character": "str"},
+    model.ExamineVerdict: {"player": "str", "swap": "bool"},
 }
 
 
-def action_to_dict(action: m.Action) -> dict[str, object]:
+def action_to_dict(action: model.Action) -> dict[str, object]:
     """``{"type": ..., field: value, ...}``, for the event log."""
     tag = _TAG_OF.get(type(action))
     if tag is None:
@@ -38,7 +38,7 @@ def action_to_dict(action: m.Action) -> dict[str, object]:
     return {"type": tag, **{f.name: getattr(action, f.name) for f in fields(action)}}
 
 
-def action_from_dict(data: object) -> m.Action:
+def action_from_dict(data: object) -> model.Action:
     """The action stored by ``action_to_dict``; malformed input raises ``RuleError``."""
     if not isinstance(data, dict):
         raise _malformed("type")
@@ -74,17 +74,17 @@ def _malformed(field: str) -> RuleError:
     )
 
 
-def log_text(entry: m.LogEntry, gettext: Callable[[str], str] | None = None) -> str:
+def log_text(entry: model.LogEntry, gettext: Callable[[str], str] | None = None) -> str:
     """The log line in the reader's language (``gettext`` translates; default English)."""
     tr = gettext or (lambda s: s)
     params = {
-        k: tr(m.CHARACTER_NAMES[v]) if k == "character" and v in m.CHARACTER_NAMES else v
+        k: tr(model.CHARACTER_NAMES[v]) if k == "character" and v in model.CHARACTER_NAMES else v
         for k, v in entry.params
     }
     return tr(entry.message) % params
 
 
-def state_to_dict(state: m.CoupState) -> dict[str, object]:
+def state_to_dict(state: model.CoupState) -> dict[str, object]:
     """The table for the API: seats, coins, cards face up, the question on screen, log."""
     q = awaiting(state)
     pending = state.pending
@@ -104,12 +104,12 @@ def state_to_dict(state: m.CoupState) -> dict[str, object]:
             for p in state.players
         ],
         "supply": state.supply,
-        "total_coins": m.TOTAL_COINS,
+        "total_coins": model.TOTAL_COINS,
         "court": state.court,
         "out_of_game": state.out_of_game,
         "face_up": {c: state.face_up_count(c) for c in state.in_play},
         "turn": state.turn,
-        "must_coup": q.kind == "declare" and state.player(state.turn).coins >= m.FORCED_COUP,
+        "must_coup": q.kind == "declare" and state.player(state.turn).coins >= model.FORCED_COUP,
         "step": state.step,
         "pending": asdict(pending) if pending is not None else None,
         "loser": state.loser,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from referee.games.duel.rules import model as m
+from referee.games.duel.rules import model
 from referee.games.duel.rules.codec import (
     action_from_dict,
     action_to_dict,
@@ -58,29 +58,29 @@ def _label(d: object) -> str:
 def _canonical(d: Duelist) -> Duelist:
     label = _label(d)
     if not isinstance(d, Duelist):
-        raise RuleError("D4", m.BAD_STATS, player=label)
+        raise RuleError("D4", model.BAD_STATS, player=label)
     if not all(_is_count(v) for v in (d.hp, d.chance, d.chance_max, d.cartridges)):
-        raise RuleError("D4", m.BAD_STATS, player=label)
+        raise RuleError("D4", model.BAD_STATS, player=label)
     suit = parse_suit(d.suit)
     if isinstance(d.duel_deck, str | bytes) or not isinstance(
         d.duel_deck, tuple | list | set | frozenset
     ):
-        raise RuleError("D1", m.DECK_SHAPE, player=label)
+        raise RuleError("D1", model.DECK_SHAPE, player=label)
     deck = [parse_card(text) for text in d.duel_deck]
     for card in deck:
         if card.suit != suit:  # D1: one suit, the passport's
-            raise RuleError("D1", m.DECK_SUIT, card=card.code, player=label, suit=suit)
+            raise RuleError("D1", model.DECK_SUIT, card=card.code, player=label, suit=suit)
     return replace(d, suit=suit, duel_deck=sort_codes(c.code for c in deck))
 
 
 def _able(d: Duelist) -> None:
     if not d.can_fight or d.hp <= 0:  # D4: HP > 0, not heavily wounded, not dead
-        raise RuleError("D4", m.CANNOT_FIGHT, player=_label(d))
+        raise RuleError("D4", model.CANNOT_FIGHT, player=_label(d))
 
 
 def _armed(d: Duelist) -> None:
     if d.cartridges < 1:  # D4: each pays one cartridge to start
-        raise RuleError("D4", m.NO_CARTRIDGE_START, player=_label(d))
+        raise RuleError("D4", model.NO_CARTRIDGE_START, player=_label(d))
 
 
 def check_duelist(d: Duelist) -> None:
@@ -95,7 +95,7 @@ def may_duel(d: Duelist, other: object = None) -> None:
     """D4 for one duelist, before the other is known (a scanned passport in a slot): able
     to fight, holding a cartridge, not the player ``other`` already in the other slot."""
     if other is not None and _canonical(d).player == other:
-        raise RuleError("D4", m.SAME_PLAYER)
+        raise RuleError("D4", model.SAME_PLAYER)
     check_duelist(d)
 
 
@@ -103,7 +103,7 @@ def start(a: Duelist, b: Duelist) -> DuelState:
     """Open a duel between two duelists (D4) and take each one's cartridge."""
     a, b = _canonical(a), _canonical(b)
     if a.player == b.player:
-        raise RuleError("D4", m.SAME_PLAYER)
+        raise RuleError("D4", model.SAME_PLAYER)
     for d in (a, b):
         _able(d)
     for d in (a, b):
@@ -118,33 +118,33 @@ def start(a: Duelist, b: Duelist) -> DuelState:
 
 def _check_play(side: Side, play: object) -> PlayRecord:
     if not isinstance(play, Play):
-        raise RuleError("D6", m.ROUND_SHAPE)
+        raise RuleError("D6", model.ROUND_SHAPE)
     if is_blank(play.table) and is_blank(play.hand):
-        raise RuleError("D6", m.NO_COUNTING_CARD, player=side.label)
+        raise RuleError("D6", model.NO_COUNTING_CARD, player=side.label)
     # D7: a table card under a laid hand card counts for nothing and may go unread.
     table = None if is_blank(play.table) else parse_card(play.table)
     if table and table.code in side.table_cards:  # D6: a table deck shows a card once
-        raise RuleError("D6", m.TABLE_TWICE, card=table.code, player=side.label)
+        raise RuleError("D6", model.TABLE_TWICE, card=table.code, player=side.label)
     hand = None
     if not is_blank(play.hand):
         hand = parse_card(play.hand)
         if side.hand_limit == 0:  # D5: fewer cards when the deck holds fewer, here none
-            raise RuleError("D5", m.NO_HAND, player=side.label)
+            raise RuleError("D5", model.NO_HAND, player=side.label)
         if len(side.surrendered) >= side.hand_limit:  # D5
-            raise RuleError("D5", m.HAND_LIMIT, player=side.label, limit=side.hand_limit)
+            raise RuleError("D5", model.HAND_LIMIT, player=side.label, limit=side.hand_limit)
         cards = ", ".join(side.duel_deck)
         if hand.suit != side.suit:  # D7: only one's own duel deck
             raise RuleError(
-                "D7", m.HAND_SUIT, card=hand.code, player=side.label, suit=side.suit,
+                "D7", model.HAND_SUIT, card=hand.code, player=side.label, suit=side.suit,
                 cards=cards,
             )
         if hand.code not in side.duel_deck:  # D1: surrendered cards never come back
-            raise RuleError("D7", m.HAND_GONE, card=hand.code, player=side.label, cards=cards)
+            raise RuleError("D7", model.HAND_GONE, card=hand.code, player=side.label, cards=cards)
     if not _is_count(play.tokens):
-        raise RuleError("D8", m.TOKENS_WHOLE)
+        raise RuleError("D8", model.TOKENS_WHOLE)
     if play.tokens > side.chance:
         raise RuleError(
-            "D8", m.TOKENS_SHORT, player=side.label, have=side.chance, want=play.tokens
+            "D8", model.TOKENS_SHORT, player=side.label, have=side.chance, want=play.tokens
         )
     # D7: a laid hand card replaces the table card; D8: each token adds 1.
     counting = hand or table
@@ -158,11 +158,11 @@ def _check_play(side: Side, play: object) -> PlayRecord:
 def preview(state: DuelState, action: Round) -> RoundRecord:
     """The round ``action`` would record (totals and winner), without applying it."""
     if state.status == FINISHED:
-        raise RuleError("D10", m.OVER)
+        raise RuleError("D10", model.OVER)
     if state.status == EXTENSION:
-        raise RuleError("D12", m.DECIDE_FIRST)
+        raise RuleError("D12", model.DECIDE_FIRST)
     if not isinstance(action, Round):
-        raise RuleError("D6", m.ROUND_SHAPE)
+        raise RuleError("D6", model.ROUND_SHAPE)
     a, b = _check_play(state.a, action.a), _check_play(state.b, action.b)
     # D9: the higher total wins; equal totals tie.
     winner = "a" if a.total > b.total else "b" if b.total > a.total else None
@@ -206,15 +206,15 @@ def _settle(state: DuelState) -> DuelState:
 
 def _decide(state: DuelState, action: Extension) -> DuelState:
     if state.status != EXTENSION:
-        raise RuleError("D12", m.NO_EXTENSION)
+        raise RuleError("D12", model.NO_EXTENSION)
     wants = {"a": action.a, "b": action.b}
     if not all(isinstance(w, bool) for w in wants.values()):
-        raise RuleError("D12", m.EXTENSION_SHAPE)
+        raise RuleError("D12", model.EXTENSION_SHAPE)
     for key, continues in wants.items():
         side = state.side(key)
         # D12: "cannot" (no cartridge) is a refusal; the referee must enter it as one.
         if continues and side.cartridges < 1:
-            raise RuleError("D12", m.NO_CARTRIDGE_MORE, player=side.label)
+            raise RuleError("D12", model.NO_CARTRIDGE_MORE, player=side.label)
     for key, continues in wants.items():
         if continues:
             side = state.side(key)
@@ -233,11 +233,11 @@ def _decide(state: DuelState, action: Extension) -> DuelState:
 def apply(state: DuelState, action: Action) -> DuelState:
     """The state after ``action``; raise RuleError (and change nothing) if it is illegal."""
     if state.status == FINISHED:
-        raise RuleError("D10", m.OVER)
+        raise RuleError("D10", model.OVER)
     if isinstance(action, Extension):
         return _decide(state, action)
     if not isinstance(action, Round):
-        raise RuleError("D6", m.ACTION_SHAPE)
+        raise RuleError("D6", model.ACTION_SHAPE)
     played = preview(state, action)
     a = _after_play(state.a, played.a, lost=played.winner == "b")
     b = _after_play(state.b, played.b, lost=played.winner == "a")
@@ -293,11 +293,11 @@ def tokens_allowed(state: DuelState, side: str) -> int:
 def total(play: Play) -> int:
     """The counting card plus tokens (D7, D8), without checking whose cards they are."""
     if not isinstance(play, Play) or is_blank(play.table) and is_blank(play.hand):
-        raise RuleError("D6", m.ROUND_SHAPE)
+        raise RuleError("D6", model.ROUND_SHAPE)
     table = None if is_blank(play.table) else parse_card(play.table)
     hand = None if is_blank(play.hand) else parse_card(play.hand)
     if not _is_count(play.tokens):
-        raise RuleError("D8", m.TOKENS_WHOLE)
+        raise RuleError("D8", model.TOKENS_WHOLE)
     counting = hand or table
     assert counting is not None  # D6: refused above when both are blank
     return counting.value + play.tokens

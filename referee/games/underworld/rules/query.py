@@ -10,7 +10,7 @@ from itertools import combinations, islice
 
 from referee.rules import RuleError
 
-from . import actions as act
+from . import actions
 from .cards import Item, Monster, Skill, card_to_dict
 from .engine import apply, can_draw
 from .fight import breakdown_to_dict, fight_breakdown
@@ -57,7 +57,7 @@ def awaiting(state: State) -> Awaiting:
         winner=state.winner)
 
 
-def _ok(state: State, action: act.Action) -> bool:
+def _ok(state: State, action: actions.Action) -> bool:
     try:
         apply(state, action)
     except RuleError:
@@ -111,18 +111,18 @@ class _Listing:
 
     def __init__(self, state: State, whole: bool) -> None:
         self.state, self.whole = state, whole
-        self.out: list[act.Action] = []
+        self.out: list[actions.Action] = []
 
-    def each(self, candidates: Iterable[act.Action]) -> None:
+    def each(self, candidates: Iterable[actions.Action]) -> None:
         self.out += [a for a in candidates if _ok(self.state, a)]
 
-    def alike(self, candidates: Sequence[act.Action]) -> None:
+    def alike(self, candidates: Sequence[actions.Action]) -> None:
         if not candidates or not _ok(self.state, candidates[0]):
             return
         if self.whole:
             self.out += candidates
             return
-        first: dict[str, act.Action] = {}
+        first: dict[str, actions.Action] = {}
         for a in candidates:
             first.setdefault(actor(self.state, a), a)
         self.out += first.values()
@@ -136,40 +136,41 @@ def _promised(state: State, pid: str) -> bool:
 
 def _preparing(state: State, pid: str, listing: _Listing) -> None:
     p = next(q for q in state.players if q.id == pid)
-    plays: list[act.Action] = []
+    plays: list[actions.Action] = []
     for code in sorted(set(p.inventory)):
         card = card_of(state, code)
         if isinstance(card, Item | Skill):
-            plays.append(act.PlayCard(pid, code))
+            plays.append(actions.PlayCard(pid, code))
         if isinstance(card, Item):
-            plays += [act.PlayCard(pid, code, old) for old in sorted(set(p.play_area))
+            plays += [actions.PlayCard(pid, code, old) for old in sorted(set(p.play_area))
                       if getattr(card_of(state, old), "item_type", "") == card.item_type]
     listing.each(plays)
     klass = class_of(state, p)
     if klass and klass.ability_cost and not p.ability_used:
         # U14: the cards discarded matter only when one is a promised reward (U11)
-        ups = [act.PowerUp(pid, combo) for combo in choices(p.inventory, klass.ability_cost)]
+        ups = [actions.PowerUp(pid, combo) for combo in choices(p.inventory, klass.ability_cost)]
         if _promised(state, pid):
             listing.each(ups)
         else:
             listing.alike(ups)
     monsters = sorted({c for c in p.inventory if isinstance(card_of(state, c), Monster)})
-    summons: list[act.Action] = []
+    summons: list[actions.Action] = []
     for skill in sorted(set(p.inventory + p.play_area)):
         card = card_of(state, skill)
         if isinstance(card, Skill) and card.summoning:
-            summons += [act.Summon(pid, skill)] + [act.Summon(pid, skill, m) for m in monsters]
+            summons += [actions.Summon(pid, skill)] + [actions.Summon(pid, skill, m)
+                                                        for m in monsters]
     listing.each(summons)
 
 
-def legal_actions(state: State) -> tuple[act.Action, ...]:
+def legal_actions(state: State) -> tuple[actions.Action, ...]:
     """Every concrete action ``apply`` accepts now, except the open-ended ones (Trade,
     AdjustMonster, EventLevel, EventDiscard, EventGive: see ``allowed``). Draw and EventDraw
     list each code left in the castle."""
     return tuple(_legal(state, whole=True))
 
 
-def _legal(state: State, whole: bool) -> list[act.Action]:
+def _legal(state: State, whole: bool) -> list[actions.Action]:
     """The actions of ``legal_actions``, in its order; with ``whole=False``, of each group
     that ``apply`` judges alike only the first for each player who takes it (``_Listing``):
     at cleanup, one way to discard instead of thousands."""
@@ -181,48 +182,49 @@ def _legal(state: State, whole: bool) -> list[act.Action]:
     # listed is in the castle, U1), so one draw is tried for them all: a draw is a full
     # step of the engine, and trying each of 60 codes was most of this function's time.
     if phase in ("draw", "step_over"):
-        listing.alike([act.Draw(c) for c in left])
-        listing.each([act.EndTurn()])
+        listing.alike([actions.Draw(c) for c in left])
+        listing.each([actions.EndTurn()])
     for pid in ids:
         if may_prepare(state, pid):
             _preparing(state, pid, listing)
     if enc is not None and phase in FIGHTING:
-        listing.out.append(act.Fight())  # U7: a pending fight may always be scored
+        listing.out.append(actions.Fight())  # U7: a pending fight may always be scored
         asked = {o.helper for o in enc.offers}
         for side in sides(enc):
             p = next(q for q in state.players if q.id == side)
             for helper in ids:
                 if helper not in sides(enc) and helper not in asked:
                     # U11: any card the side holds may be named as the reward
-                    listing.alike([act.OfferHelp(helper, side, r)
+                    listing.alike([actions.OfferHelp(helper, side, r)
                                    for r in sorted(set(p.inventory + p.play_area))])
         for o in enc.offers:
             if not o.accepted:
-                listing.each([act.AnswerHelp(o.helper, True), act.AnswerHelp(o.helper, False)])
+                listing.each([actions.AnswerHelp(o.helper, True),
+                              actions.AnswerHelp(o.helper, False)])
     if phase == "event":
-        listing.each([act.EventDone()])
+        listing.each([actions.EventDone()])
         # U13: the event calls for a challenge or it does not, whoever fights whom
-        listing.alike([act.Challenge(a, b) for a in ids for b in ids if a != b])
-        listing.alike([act.EventDraw(c) for c in left])
-        listing.each([act.EventNoSecondStep()])
+        listing.alike([actions.Challenge(a, b) for a in ids for b in ids if a != b])
+        listing.alike([actions.EventDraw(c) for c in left])
+        listing.each([actions.EventNoSecondStep()])
     if phase == "playoff":
-        listing.each([act.Challenge(me.id, p.id) for p in state.players
+        listing.each([actions.Challenge(me.id, p.id) for p in state.players
                       if p.level == MAX_LEVEL])
     if phase == "class_change":
-        listing.each([act.KeepClass()])
+        listing.each([actions.KeepClass()])
         # U9: whichever class card was drawn from the deck
-        listing.alike([act.ChangeClass(c) for c in sorted(set(state.class_deck))])
+        listing.alike([actions.ChangeClass(c) for c in sorted(set(state.class_deck))])
     if phase == "cleanup":
         # U15: any cards held, as many as are over 4: which ones is the player's choice
         excess = len(me.inventory) - INVENTORY
         ways = choices(me.inventory, excess, limit=-1 if whole else 1)
-        listing.alike([act.Discard(way) for way in ways])
+        listing.alike([actions.Discard(way) for way in ways])
     return listing.out
 
 
-def actor(state: State, action: act.Action) -> str:
+def actor(state: State, action: actions.Action) -> str:
     """Who takes ``action`` ("" for what the referee enters or confirms)."""
-    if isinstance(action, act.AnswerHelp):  # U11: the fighter answers
+    if isinstance(action, actions.AnswerHelp):  # U11: the fighter answers
         offers = state.encounter.offers if state.encounter else ()
         return next((o.fighter for o in offers if o.helper == action.helper), "")
     if action.kind in ("fight", "adjust_monster", "event_level", "event_discard",
@@ -241,10 +243,10 @@ def allowed(state: State) -> tuple[Option, ...]:
     return options(state, _legal(state, whole=False))
 
 
-def options(state: State, actions: Iterable[act.Action]) -> tuple[Option, ...]:
-    """The kinds of ``actions`` and who takes them, then the open-ended ones the phase
-    allows (Trade, AdjustMonster, EventLevel, EventDiscard, EventGive)."""
-    found = [Option(a.kind, actor(state, a)) for a in actions]
+def options(state: State, legal: Iterable[actions.Action]) -> tuple[Option, ...]:
+    """The kinds of the ``legal`` actions and who takes them, then the open-ended ones the
+    phase allows (Trade, AdjustMonster, EventLevel, EventDiscard, EventGive)."""
+    found = [Option(a.kind, actor(state, a)) for a in legal]
     holders = [p for p in state.players if p.inventory]
     if len(holders) >= 2:
         found.append(Option("trade", ""))
