@@ -4,9 +4,11 @@ REFEREE_REQUIRE_BROWSER=1 (CI sets it), where a missing browser is a failure."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 
 import pytest
+import requests
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
@@ -85,10 +87,6 @@ def sign_in(page, base: str, name: str = "ref", password: str = "ref-password",
     is handed the session cookie it answers with: the form's own two pages in Chromium
     (tested by sign_in_through_the_form's callers) would cost each test two page loads.
     """
-    import re
-
-    import requests
-
     http = requests.Session()
     form = http.get(base + "/login", timeout=10).text
     token = re.search(r'name="csrf_token" value="([^"]+)"', form)
