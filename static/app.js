@@ -150,14 +150,24 @@
     if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
   });
 
-  // Enter in a card search (data-find) asks the form's first button, which Enter presses,
-  // to add the one card the search finds; Enter in any other field of the form
-  // only counts again.
+  // Enter in a card search (data-find) adds the one card the search finds; Enter in
+  // any other field of the form presses its first button, which only counts again.
+  // The search asks through its own "find" trigger rather than the form's button, so
+  // that a search still waiting out its typing delay is dropped (htmx clears an
+  // element's pending delay when another of its triggers fires): otherwise that late
+  // search would replace the answer to Enter, refusal and all. The flag is set only
+  // while the request reads the form (htmx reads it synchronously), so a later search
+  // that fails offline cannot carry it along. Without htmx, Enter submits the form
+  // with the flag, and the page comes back whole.
   document.addEventListener("keydown", function (event) {
     var input = event.target;
     if (event.key !== "Enter" || !input.matches || !input.matches("input[data-find]")) return;
     var flag = input.form && input.form.elements.namedItem("find");
     if (flag) flag.value = "1";
+    if (!window.htmx || !input.hasAttribute("hx-post")) return;
+    event.preventDefault();
+    window.htmx.trigger(input, "find");
+    if (flag) flag.value = "";
   });
 
   // One-time keys: a create form's key goes into the page's address, so Back
