@@ -22,9 +22,12 @@ SETTLED = """() => document.querySelector('.htmx-request, .htmx-swapping, .htmx-
 
 
 def chromium_path() -> str | None:
-    """The system Chromium: $CHROMIUM, else chromium on the PATH."""
-    return os.environ.get("CHROMIUM") or shutil.which("chromium") or \
-        shutil.which("chromium-browser")
+    """The system Chromium: $CHROMIUM, else Chromium's headless shell on the PATH, else
+    the whole browser. The shell is Chromium's own engine without the browser's windows
+    and profile machinery; the same tests run on it in half the CPU time (Debian's
+    ``chromium-headless-shell``), which keeps the suite within its three minutes."""
+    return os.environ.get("CHROMIUM") or shutil.which("chromium-headless-shell") or \
+        shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture(scope="session")
@@ -33,8 +36,10 @@ def browser():
     path = chromium_path()
     if not path:
         if os.environ.get("REFEREE_REQUIRE_BROWSER") == "1":
-            pytest.fail("REFEREE_REQUIRE_BROWSER=1 but no Chromium found: install chromium")
-        pytest.skip("no Chromium installed (apt-get install chromium) — browser tests skipped")
+            pytest.fail("REFEREE_REQUIRE_BROWSER=1 but no Chromium found: "
+                        "install chromium-headless-shell")
+        pytest.skip("no Chromium installed (apt-get install chromium-headless-shell) — "
+                    "browser tests skipped")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
