@@ -253,6 +253,12 @@ def live_server(app, _served):
     gate.close()
 
 
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: a worker a CPU, and one more. The stations' tests spend most of
+    their time waiting on Syncthing; meanwhile the other workers keep every CPU busy."""
+    return len(os.sched_getaffinity(0)) + 1
+
+
 def pytest_collection_modifyitems(config, items):
     """The tests that mostly wait on real Syncthing processes go first: the other
     worker's quick tests then fill in around them instead of trailing after them."""
