@@ -151,14 +151,11 @@
   });
 
   // Enter in a card search (data-find) adds the one card the search finds; Enter in
-  // any other field of the form presses its first button, which only counts again.
-  // The search asks through its own "find" trigger rather than the form's button, so
-  // that a search still waiting out its typing delay is dropped (htmx clears an
-  // element's pending delay when another of its triggers fires): otherwise that late
-  // search would replace the answer to Enter, refusal and all. The flag is set only
-  // while the request reads the form (htmx reads it synchronously), so a later search
-  // that fails offline cannot carry it along. Without htmx, Enter submits the form
-  // with the flag, and the page comes back whole.
+  // any other field presses the form's first button, which only counts again. The
+  // search asks through its own "find" trigger, which clears its pending typing delay:
+  // a search sent late would replace the answer to Enter, refusal and all. htmx reads
+  // the form synchronously, so the flag is cleared right after. Without htmx, Enter
+  // submits the form with the flag.
   document.addEventListener("keydown", function (event) {
     var input = event.target;
     if (event.key !== "Enter" || !input.matches || !input.matches("input[data-find]")) return;

@@ -149,13 +149,21 @@ def test_B12_B14_enter_in_the_card_search_adds_the_one_card_it_finds(phone_of, l
     search.press("Enter")
     expect(builder).to_have_attribute("data-cards", "3")
     expect(page.locator("li[data-code='B01']")).to_have_attribute("data-count", "1")
-    # Several cards found: nothing is added, and the referee is told to tap one.
-    # Enter at once, before the search's own answer (200 ms on): that late search is
-    # dropped, and does not replace the answer to Enter.
+    # Several cards found: nothing is added, and the referee is told to tap one. Enter
+    # comes before the search's own 200 ms delay runs out (the page's clock stands still
+    # from typing until run_for): that search is dropped, not sent late to replace the
+    # answer to Enter and its refusal.
+    page.clock.install()
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     search.fill("а" if russian else "e")
     search.press("Enter")
-    expect(page.locator(".alert.refusal")).to_contain_text(
-        "Нажмите + у нужной" if russian else "Tap + on the one you mean")
+    refusal = page.locator(".alert.refusal")
+    tap_one = "Нажмите + у нужной" if russian else "Tap + on the one you mean"
+    expect(refusal).to_contain_text(tap_one)
+    page.clock.run_for(1000)
+    page.clock.resume()
+    page.wait_for_function(SETTLED)
+    expect(refusal).to_contain_text(tap_one)
     expect(builder).to_have_attribute("data-cards", "3")
     # Enter in another field (the squad's name) adds nothing.
     page.locator("input[name=name]").fill("Swamp")
