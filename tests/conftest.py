@@ -245,8 +245,19 @@ def _served(_shared_app):
     thread = threading.Thread(target=server.run, name="live-server", daemon=True)
     thread.start()
     yield gate, f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    thread.join(timeout=5)
+    stop_server(server, thread)
+
+
+def stop_server(server, thread) -> None:
+    """Stop a waitress server that runs in ``thread``. Its sockets are closed in its own
+    loop: closed from here, one could vanish under the loop's select (EBADF in the
+    server's thread). Then its worker threads end."""
+    from waitress import wasyncore
+
+    sockets = getattr(server, "map", None) or server._map
+    server.trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
+    thread.join(timeout=10)
+    server.task_dispatcher.shutdown()
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from referee import quiet_waitress
+from tests.conftest import stop_server
 
 
 def _app(environ, start_response):
@@ -27,8 +28,7 @@ def server():
     thread = threading.Thread(target=made.run, daemon=True)
     thread.start()
     yield made
-    made.close()
-    thread.join(5)
+    stop_server(made, thread)
 
 
 def _get(server, path: str) -> bytes:
