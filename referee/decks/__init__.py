@@ -25,8 +25,11 @@ file, the line and what to fix.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +38,7 @@ from typing import Any
 from referee import assets
 from referee.decks import kinds
 from referee.decks.kinds import CoupCard, PlayingCard, Problem
-from referee.decks.source import DeckError, Locator, read
+from referee.decks.source import DeckError, Locator, read, read_bytes
 from referee.games import registry
 from referee.games.manifest import resolve
 from referee.rules import N_, RuleError
@@ -191,10 +194,34 @@ def _back(deck: dict, path: Path, where: Locator) -> Back:
     return Back(colour.lower(), text)
 
 
+# The decks read lately, by file and content: a game started, a card looked up or a
+# deck printed reads its file again (a fast hash of a few kilobytes), and parses and checks
+# it only when its bytes changed. Decks are frozen, so one object serves every caller.
+_LOADED: OrderedDict[tuple[str, bytes], Deck] = OrderedDict()
+_LOADED_MAX = 64
+_LOADED_LOCK = threading.Lock()
+
+
 def load_file(path: Path | str) -> Deck:
     """Read and check one deck file; DeckError says where and what is wrong."""
     path = Path(path)
-    data, where = read(path)
+    raw = read_bytes(path)
+    key = (str(path), hashlib.blake2b(raw, digest_size=16).digest())
+    with _LOADED_LOCK:
+        deck = _LOADED.get(key)
+        if deck is not None:
+            _LOADED.move_to_end(key)
+            return deck
+    deck = _check_file(path, raw)
+    with _LOADED_LOCK:
+        _LOADED[key] = deck
+        while len(_LOADED) > _LOADED_MAX:
+            _LOADED.popitem(last=False)
+    return deck
+
+
+def _check_file(path: Path, content: bytes) -> Deck:
+    data, where = read(path, content)
     deck = _deck_table(data, path, where)
     kind = deck["kind"]
     read_card = resolve(registry.deck_kinds()[kind].card)

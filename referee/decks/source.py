@@ -113,13 +113,20 @@ class Locator:
         return self.deck
 
 
-def read(path: Path) -> tuple[dict, Locator]:
-    """Parse one file; a syntax error becomes a DeckError carrying tomllib's line."""
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes; a file that cannot be read becomes a DeckError."""
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
     except OSError as err:
         raise DeckError(path, None, N_("cannot read the file: %(reason)s"),
                         reason=err.strerror or str(err)) from None
+
+
+def read(path: Path, raw: bytes | None = None) -> tuple[dict, Locator]:
+    """Parse one file (or ``raw``, its bytes as read already); a syntax error becomes a
+    DeckError carrying tomllib's line."""
+    if raw is None:
+        raw = read_bytes(path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:

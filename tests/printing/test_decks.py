@@ -4,6 +4,7 @@ what is wrong."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import textwrap
 from collections import Counter
 
@@ -188,6 +189,24 @@ def test_load_all_can_collect_bad_files_and_keep_the_good_ones(tmp_path):
     loaded = load_all([tmp_path], errors=errors)
     assert "mini" in loaded and "broken" not in loaded
     assert [e.path.name for e in errors] == ["broken.toml"] and errors[0].line == 1
+
+
+def test_an_edited_deck_file_is_read_again_at_once_even_at_the_same_size(tmp_path):
+    path = write(tmp_path, "mini", MINI.format(name="mini"))
+    first = load_file(path)
+    assert load_file(path) is first  # unchanged bytes: the deck as checked before
+    stat = path.stat()
+    # One character changed, the size and the modification time kept: still read again
+    path.write_text(path.read_text(encoding="utf-8").replace("copies = 2", "copies = 3"),
+                    encoding="utf-8")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert path.stat().st_size == stat.st_size
+    assert load_file(path).card("AS").copies == 3
+    path.write_text("[deck\n", encoding="utf-8")  # broken now: refused, not the old deck
+    with pytest.raises(DeckError):
+        load_file(path)
+    path.write_text(MINI.format(name="mini").replace("    ", ""), encoding="utf-8")
+    assert load_file(path).card("AS").copies == 2
 
 
 def test_deck_error_reads_like_a_compiler_message(tmp_path):
