@@ -1,7 +1,12 @@
 """The battle screen in the field, at 390×844 and 360×740, light and dark,
 English and Russian: a tapped creature is unmistakable and two copies of a card stay apart
 (B7, B11); a strike takes at most four taps whichever side strikes, and its outcome never
-covers the dice just picked (B11, B12)."""
+covers the dice just picked (B11, B12).
+
+Each test plays once, in the strictest look (360×740, dark, Russian: the narrowest screen
+and the longer words), then turns the same page to the other look (390×844, light,
+English) and checks the screen it ended on again: a browser run costs far more than a
+second look at one screen."""
 
 from __future__ import annotations
 
@@ -16,10 +21,14 @@ from tests.games.berserk.test_field_browser import six_a_side
 
 pytestmark = pytest.mark.browser
 
-# (size, language, colour scheme): every size, scheme and language once, in two runs.
+# (size, language, colour scheme): every size, scheme and language once. This file's tests
+# play in the strict look and check their last screen in the other, in one run; the squad
+# builder's (test_counts_browser) take the looks as parameters.
+STRICT = (SMALL, "ru-RU", "dark")  # the narrowest screen, the longer words
+OTHER = (PHONE, "en-US", "light")
 COMBOS = [
-    pytest.param((PHONE, "en-US", "light"), id="390-light-en"),
-    pytest.param((SMALL, "ru-RU", "dark"), id="360-dark-ru"),
+    pytest.param(OTHER, id="390-light-en"),
+    pytest.param(STRICT, id="360-dark-ru"),
 ]
 
 
@@ -68,14 +77,15 @@ CONTRAST = """sel => {
   return (a + 0.05) / (b + 0.05);
 }"""
 
-# Where an element is, and whether a tap at its middle lands on it.
+# Where an element is, and whether a tap at its middle lands on it; how far the page is
+# wider than the screen (its clientWidth: a phone's innerWidth grows with a page too wide).
 PLACE = """sel => {
   const el = document.querySelector(sel);
   const box = el.getBoundingClientRect();
   const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
   return {top: box.top, bottom: box.bottom, free: !!hit && el.contains(hit),
           height: innerHeight, scrollY, sideways: document.documentElement.scrollWidth
-          - innerWidth};
+          - document.documentElement.clientWidth};
 }"""
 
 
@@ -87,16 +97,35 @@ def open_battle(phone_of, live_server, combo, game_id: int):
     return page
 
 
+def to_look(page, base: str, path: str, combo) -> None:
+    """The page in another look: the phone's size and colour scheme, then the language
+    as the page's own switch keeps it (its cookie), and the screen at ``path`` opened
+    again by its own address: the switch goes back to the page's address, which may be
+    a form's (a tap answered as a plain page, not by htmx)."""
+    size, locale, scheme = combo
+    page.set_viewport_size(size)
+    page.emulate_media(color_scheme=scheme)
+    page.context.add_cookies([{"name": "lang", "value": locale[:2], "url": base}])
+    page.goto(base + path)
+    assert page.evaluate("document.documentElement.lang") == locale[:2]
+
+
 def shows(page, selector: str, word: str) -> bool:
     return page.evaluate(SHOWS, [selector, word])
 
 
-@pytest.mark.parametrize("combo", COMBOS)
 def test_B7_B11_a_tapped_creature_is_unmistakable_and_two_copies_stay_apart(
-        phone_of, live_server, db, combo):
+        phone_of, live_server, db):
     game_id = six_a_side(db)  # b1 and b3 are both Bog Crawlers
     games.act(db, None, "berserk", game_id, berserk.Tap("b1"), 0)
-    page = open_battle(phone_of, live_server, combo, game_id)
+    page = open_battle(phone_of, live_server, STRICT, game_id)
+    tapped_and_apart(page, STRICT)
+    to_look(page, live_server, f"/berserk/{game_id}", OTHER)
+    tapped_and_apart(page, OTHER)
+
+
+def tapped_and_apart(page, combo) -> None:
+    """b1 is tapped, b3 (its copy) open: each reads so, and apart, in this look."""
     russian = combo[1] == "ru-RU"
     tapped = "закрыто" if russian else "tapped"
     b1, b3 = "label[data-target='b1']", "label[data-target='b3']"
@@ -111,7 +140,7 @@ def test_B7_B11_a_tapped_creature_is_unmistakable_and_two_copies_stay_apart(
       return [cs.borderTopStyle, cs.backgroundImage !== 'none'];
     })""", [b1, b3])
     assert looks == [["dashed", True], ["solid", False]], looks
-    # The state reads in the dark too: its badge against its own background.
+    # The state reads in either scheme: its badge against its own background.
     assert page.evaluate(CONTRAST, f"{b1} .cc-state") >= 4.5
     # The creatures below say so too.
     tile = page.locator("#cr-b1")
@@ -167,10 +196,10 @@ class Strikes(CountedScreen):
         assert self.page.evaluate("scrollY") == 0  # the whole strike at the top
 
 
-@pytest.mark.parametrize("combo", COMBOS)
 def test_B11_B12_either_side_strikes_in_four_taps_and_the_outcome_leaves_the_dice_in_view(
-        phone_of, live_server, db, combo):
+        phone_of, live_server, db):
     game_id = six_a_side(db)
+    combo = STRICT
     page = open_battle(phone_of, live_server, combo, game_id)
     t = Strikes(page, f"#battle-{game_id}")
     w = combo[0]["width"]
@@ -212,3 +241,16 @@ def test_B11_B12_either_side_strikes_in_four_taps_and_the_outcome_leaves_the_dic
     state = battles.load(db, game_id).state
     assert [berserk.creature(state, c).wounds for c in ("b1", "b2", "a3", "a4")] == [2, 1, 1, 3]
     assert all(berserk.creature(state, c).tapped for c in ("a1", "a2", "b1", "b2"))
+
+    # The other look, on the screen the strikes ended on: side b's next strike, picked as
+    # an exchange (Δ +2, its two Confirms the tallest outcome), leaves the dice in view.
+    # Only picked, not confirmed: nothing is written.
+    to_look(page, live_server, f"/berserk/{game_id}", OTHER)
+    expect(page.locator("label[data-attacker='b3'] input")).to_be_checked()
+    picks = ["label[data-target='a5']", "label[data-a-die='5']", "label[data-d-die='3']"]
+    for selector in picks:
+        t.pick(selector)
+    t.outcome_ready(picks)
+    expect(page.locator(f"{t.root} .s-preview button.confirm")).to_have_count(2)
+    shoot(page, f"battle-strike-{PHONE['width']}-light-en-exchange")
+    assert battles.load(db, game_id).version == 4

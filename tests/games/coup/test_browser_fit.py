@@ -1,6 +1,11 @@
-"""A Coup table of 4 or 8 seats on a 360 × 740 phone. Every answer of a block
+"""A Coup table of 4 or 8 seats on 360 × 740 and 390 × 844 phones. Every answer of a block
 and challenge turn is in view when it is tapped, and nothing scrolls: the seats are a
-compact strip above the question, and an answer keeps the window where it was."""
+compact strip above the question, and an answer keeps the window where it was.
+
+Two looks, each played through once: 8 seats in the strictest (360 × 740, dark, Russian:
+the narrowest screen, the longest strip, the longer words) and 4 seats in the other
+(390 × 844, light, English). Each run then turns its page to the other look and checks
+the screen it ended on again, so every table is seen in both looks."""
 
 from __future__ import annotations
 
@@ -90,12 +95,29 @@ class Thumb:
         return self.page.locator(self.root).get_attribute("data-question")
 
 
-@pytest.mark.parametrize("seats", [4, 8])
-@pytest.mark.parametrize(("size", "scheme", "locale"), [
-    (SMALL, "dark", "ru-RU"), (PHONE, "light", "en-US")],  # each size, scheme, language once
-    ids=["360x740-dark-ru", "390x844-light-en"])
+def to_look(page, base: str, path: str, size: dict, scheme: str, locale: str) -> None:
+    """The page in another look: the phone's size and colour scheme, then the language
+    as the page's own switch keeps it (its cookie), and the screen at ``path`` opened
+    again by its own address: the switch goes back to the page's address, which may be
+    a form's (a tap answered as a plain page, not by htmx)."""
+    page.set_viewport_size(size)
+    page.emulate_media(color_scheme=scheme)
+    page.context.add_cookies([{"name": "lang", "value": locale[:2], "url": base}])
+    page.goto(base + path)
+    assert page.evaluate("document.documentElement.lang") == locale[:2]
+
+
+STRICT = (SMALL, "dark", "ru-RU")
+OTHER = (PHONE, "light", "en-US")
+
+
+# The most seats in the strictest look, where a long strip and long words leave the least
+# room; the fewer seats in the other look, where the answers are English.
+@pytest.mark.parametrize(("seats", "look", "other"), [(8, STRICT, OTHER), (4, OTHER, STRICT)],
+                         ids=["8-360x740-dark-ru", "4-390x844-light-en"])
 def test_C7_C8_a_block_and_challenge_turn_is_answered_without_scrolling(
-        phone_of, live_server, db, seats, size, scheme, locale):
+        phone_of, live_server, db, seats, look, other):
+    size, scheme, locale = look
     ids = [players.create(db, None, {"character": name, "hp_max": 3, "chance_max": 1,
                                      "cartridges": 1, "suit": "S"})["id"]
            for name in NAMES[:seats]]
@@ -153,7 +175,24 @@ def test_C7_C8_a_block_and_challenge_turn_is_answered_without_scrolling(
     assert (coins[str(a)], coins[str(b)], coins[str(c)]) == (2, 4, 1)
     influence = {p.id: p.influence for p in state.players}
     assert (influence[str(a)], influence[str(b)], influence[str(c)]) == (1, 2, 1)
+    the_end_in_view(t, c, size, locale)
+
+    # The other look, on the same screen: the question's answers in reach, the strip.
+    size, scheme, locale = other
+    to_look(page, live_server, f"/coup/{game_id}", size, scheme, locale)
+    shoot(page, f"coup-{seats}-after-{size['width']}-{scheme}-{locale}")
+    assert t.ask() == "declare"
+    the_end_in_view(t, c, size, locale)
+
+
+def the_end_in_view(t: Thumb, c: int, size: dict, locale: str) -> None:
+    """The turn's last screen in this look: the next question's every answer in reach,
+    the third seat's face-up card on the strip, nothing wider than the screen."""
+    page = t.page
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_function("scrollY === 0")
+    t.answers_in_reach()
     # The strip shows it: the third seat's face-up card, everyone's coins.
-    strip = page.locator(f"#coup-{game_id} [data-seat='{c}']").inner_text()
+    strip = page.locator(f"{t.root} [data-seat='{c}']").inner_text()
     assert ("Assassin" if locale == "en-US" else "Убийца") in strip
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]

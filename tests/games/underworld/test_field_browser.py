@@ -1,7 +1,11 @@
 """An underworld turn on small phones: two inventory cards
 played in a row, the drawn card found by a forgiving search, a refused modifier, a
 summoning from the inventory and the fight confirmed. After every tap the latest step is
-in view, nothing sticks out sideways, and a refusal leaves the controls where they were."""
+in view, nothing sticks out sideways, and a refusal leaves the controls where they were.
+
+The turn is played once on the small phone (360×740, dark), then the same page is turned
+to the larger one (390×844, light) and its last screen checked again. English throughout:
+the test reads the screen's sentences."""
 
 from __future__ import annotations
 
@@ -14,13 +18,17 @@ from tests.games.underworld.test_service import pid, seat, start
 
 pytestmark = pytest.mark.browser
 
-SIZES = [PHONE, {"width": 360, "height": 740}]
+# (size, colour scheme): the turn is played in the first, the last screen seen in both.
+SMALL_DARK = ({"width": 360, "height": 740}, "dark")
+PHONE_LIGHT = (PHONE, "light")
 
-# Where an element is on the screen now, and whether the page is wider than the screen.
+# Where an element is on the screen now, and whether the page is wider than the screen
+# (its clientWidth: a phone's innerWidth grows with a page too wide for it).
 PLACE = """sel => {
   const box = document.querySelector(sel).getBoundingClientRect();
   return {top: box.top, bottom: box.bottom, pageTop: box.top + scrollY, scrollY,
-          height: innerHeight, sideways: document.documentElement.scrollWidth - innerWidth};
+          height: innerHeight, sideways: document.documentElement.scrollWidth
+          - document.documentElement.clientWidth};
 }"""
 
 # True once nothing is settling: htmx has taken its settling classes off the screen.
@@ -53,13 +61,13 @@ class Turn(CountedScreen):
         assert box["top"] >= 0 and box["bottom"] <= box["height"], (selector, box)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
 def test_U5_U7_U10_U12_an_underworld_turn_with_the_latest_step_always_in_view(phone_of, live_server,
-                                                                         db, size):
+                                                                         db):
     a, b = seat(db, "Anna"), seat(db, "Boris")
     game = start(db, [a, b], [["I01", "I09", "S03", "M05"], ["I02", "I07", "M04", "M03"]],
                  passport=True)
-    page = phone_of(size)
+    size, scheme = SMALL_DARK
+    page = phone_of(size, color_scheme=scheme)
     sign_in(page, live_server, to=f"/underworld/{game.id}")
     t, w = Turn(page, game.id), size["width"]
     assert t.place("")["sideways"] <= 0
@@ -111,11 +119,23 @@ def test_U5_U7_U10_U12_an_underworld_turn_with_the_latest_step_always_in_view(ph
     shoot(page, f"underworld-{w}-summoned")
     t.in_view("button.confirm")
     t.tap("button.confirm")
-    t.latest_in_view("Fight: Anna 6 against Gate Troll (M07) 5: won (U7).")
-    expect(page.locator(f"#underworld-last-{game.id}")).to_contain_text("Anna: level 1 → 2")
+    won(t)
     shoot(page, f"underworld-{w}-won")
+    # The larger phone, light, on the same screen: the page as it stands, reflowed.
+    size, scheme = PHONE_LIGHT
+    page.set_viewport_size(size)
+    page.emulate_media(color_scheme=scheme)
+    won(t)
+    shoot(page, f"underworld-{size['width']}-won")
     assert rows.get(db, a["id"])["level"] == 2
 
     # 6 taps from the screen opening to the fight won (8 before, the inventory opened
     # twice), and 2 more for the refused modifier
     assert (t.taps, refused_taps) == (6, 2)
+
+
+def won(t: Turn) -> None:
+    """The turn's last screen in this look: the fight won and the level it brought, whole
+    on the screen, nothing sideways."""
+    t.latest_in_view("Fight: Anna 6 against Gate Troll (M07) 5: won (U7).")
+    expect(t.page.locator(f"#underworld-last-{t.id}")).to_contain_text("Anna: level 1 → 2")
