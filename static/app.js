@@ -61,6 +61,20 @@
   // under the finger, a shield takes a quick second tap for a moment, so a double tap
   // never lands on something its first tap did not aim at.
   var lastTap = null;
+
+  // htmx readies what it swaps in only once the swap settles (20 ms; later on a busy
+  // phone). The second tap of a double tap can come in between: the new control's form
+  // would then go the old way, and a whole page would load under the thumb. Readied
+  // here, before the tap reaches it, htmx sends it and swaps the answer in place
+  // (htmx.process leaves what is ready as it is).
+  function ready(event) {
+    var el = event.target.closest && event.target.closest(
+      "[hx-get], [hx-post], [hx-put], [hx-patch], [hx-delete]");
+    if (el && window.htmx) htmx.process(el);
+  }
+  document.addEventListener("click", ready, true);
+  document.addEventListener("submit", ready, true);
+
   document.addEventListener("click", function (event) {
     var target = event.target;
     // detail 0: a click made by the keyboard, not a finger at a point.

@@ -209,3 +209,33 @@ def test_an_undo_in_the_feed_leaves_no_other_undo_under_the_finger(phone_of, liv
     top = page.locator(second).bounding_box()["y"]
     assert top <= y <= top + page.locator(second).bounding_box()["height"]
     assert db.execute("SELECT count(*) FROM events WHERE kind = 'undo'").fetchone()[0] == 1
+
+
+def test_a_tap_on_a_card_htmx_has_not_readied_yet_is_still_answered_in_place(phone_of,
+                                                                            live_server, db):
+    """htmx readies what it swaps in only when the swap settles (20 ms; later on a busy
+    phone). The second tap of a double tap on Undo can come in between: it must still be
+    sent by htmx and answered in place, not send the new card's form the old way and load
+    a whole page. The settle is held for two seconds here, so the tap surely comes first."""
+    ref = referee_id(db, "ref")
+    pid = service.create(db, None, {"character": "Атаманша Дуся", "hp_max": 5,
+                                    "chance_max": 2, "cartridges": 3, "suit": "S"})["id"]
+    service.adjust(db, ref, pid, {"hp": -1})
+    service.adjust(db, ref, pid, {"cartridges": -1})  # our own two changes: no question
+    page = phone_of(SMALL, locale="ru-RU", color_scheme="dark")
+    sign_in(page, live_server, to=f"/players/{pid}")
+    card = f"#player-{pid}"
+    version = players.get(db, pid)["version"]
+    wait_version(page, pid, version)
+    page.evaluate("() => { htmx.config.defaultSettleDelay = 2000; window.samePage = 1; }")
+    x, y = centre(page, f"{card} .last .btn")
+
+    page.touchscreen.tap(x, y)  # the cartridge goes back; the new card is not readied yet
+    wait_version(page, pid, version + 1)
+    assert page.locator(f"{card}.htmx-settling").count() == 1
+    page.touchscreen.tap(x, y)  # the HP goes back too, answered in place
+    wait_version(page, pid, version + 2)
+
+    assert page.evaluate("window.samePage") == 1  # no page was loaded
+    assert stats_of(db, pid)["hp"] == 5 and stats_of(db, pid)["cartridges"] == 3
+    assert page.url == f"{live_server}/players/{pid}"
