@@ -63,17 +63,40 @@
   var lastTap = null;
 
   // htmx readies what it swaps in only once the swap settles (20 ms; later on a busy
-  // phone). The second tap of a double tap can come in between: the new control's form
-  // would then go the old way, and a whole page would load under the thumb. Readied
-  // here, before the tap reaches it, htmx sends it and swaps the answer in place
-  // (htmx.process leaves what is ready as it is).
-  function ready(event) {
-    var el = event.target.closest && event.target.closest(
-      "[hx-get], [hx-post], [hx-put], [hx-patch], [hx-delete]");
-    if (el && window.htmx) htmx.process(el);
+  // phone), and marks it htmx-added until then. The second tap of a double tap can come
+  // in between: the new control's form would go the old way, and a whole page would load
+  // under the thumb. Such a tap waits for htmx to ready the control, then goes through
+  // htmx and its answer is swapped in place. (Readying it early instead would reset a
+  // control whose request is under way: htmx keys its set-up on the class attribute.)
+  var HX = "[hx-get], [hx-post], [hx-put], [hx-patch], [hx-delete]";
+
+  function unready(el) {
+    return window.htmx ? el.closest("." + htmx.config.addedClass) : null;
   }
-  document.addEventListener("click", ready, true);
-  document.addEventListener("submit", ready, true);
+
+  function afterReady(root, el, then) {
+    root.addEventListener("htmx:load", function () { if (el.isConnected) then(); },
+                          {once: true});
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var root = form.matches && form.matches(HX) && unready(form);
+    if (!root) return;
+    event.preventDefault();
+    var by = event.submitter && event.submitter.form === form ? event.submitter : null;
+    afterReady(root, form, function () { form.requestSubmit(by || undefined); });
+  }, true);
+
+  document.addEventListener("click", function (event) {
+    var el = event.target.closest && event.target.closest(HX);
+    if (!el || el.tagName === "FORM") return;  // a form's own submit is caught above
+    var root = unready(el);
+    if (!root) return;
+    event.preventDefault();
+    event.stopPropagation();
+    afterReady(root, el, function () { el.click(); });
+  }, true);
 
   document.addEventListener("click", function (event) {
     var target = event.target;
