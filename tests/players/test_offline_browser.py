@@ -208,18 +208,22 @@ def test_a_damaged_entry_is_shown_and_discarded_and_a_failing_station_loses_noth
     context.close()
 
 
-@pytest.mark.parametrize(("size", "scheme", "locale"), [
-    ({"width": 390, "height": 844}, "light", "en-US"),
-    ({"width": 360, "height": 740}, "dark", "ru-RU")])
 def test_a_game_in_progress_reads_offline_as_it_stood_and_read_only(
-        browser, live_server, db, tmp_path, size, scheme, locale):
+        browser, live_server, db, tmp_path):
+    """Out of reach, in Russian on the small phone, dark. Then the other look: the game
+    moves at the station while the phone is away, the referee turns it to English and the
+    larger phone, light; back in reach the page keeps the moved game's screen anew, and
+    out of reach again that screen reads in that look, as it stood then (a kept screen is
+    the page the station answered: its words are those of its language then)."""
     from referee.games.duel import service as duels
+    from referee.games.duel.rules import Play, Round
 
     a = service.create(db, None, {"character": "Corporal Hale", "hp_max": 3,
                                   "chance_max": 2, "cartridges": 4, "suit": "S"})
     b = service.create(db, None, {"character": "Атаманша Дуся", "hp_max": 5,
                                   "chance_max": 1, "cartridges": 5, "suit": "H"})
     duel = duels.start(db, 1, a["id"], b["id"])
+    size, scheme, locale = {"width": 360, "height": 740}, "dark", "ru-RU"
     context = phone(browser, tmp_path / "phone", size, scheme, locale)
     page = context.new_page()
     sign_in(page, live_server)
@@ -232,15 +236,34 @@ def test_a_game_in_progress_reads_offline_as_it_stood_and_read_only(
     assert link.count() == 1
     link.click()
     page.wait_for_url(f"{live_server}/duels/{duel.id}")
+    kept_read_only(page, duel.id, 1, locale)
+
+    # The other look. Back in reach, the kept screen's page comes back by itself (the
+    # browser's "online"), keeps the copy anew, and with it the moved game's screen.
+    duels.record(db, 1, duel.id, Round(Play("10S"), Play("7H")))  # at the station
+    size, scheme, locale = {"width": 390, "height": 844}, "light", "en-US"
+    page.set_viewport_size(size)
+    page.emulate_media(color_scheme=scheme)
+    context.add_cookies([{"name": "lang", "value": "en", "url": live_server}])
+    context.set_offline(False)
+    page.wait_for_selector("body[data-games='ready']:not([data-kept-at])")
+    context.set_offline(True)
+    page.goto(f"{live_server}/duels/{duel.id}")
+    kept_read_only(page, duel.id, 2, locale)
+    context.close()
+
+
+def kept_read_only(page, duel_id: int, version: int, locale: str) -> None:
+    """The game's screen as the phone kept it (at ``version``), read-only, in this look."""
     page.wait_for_selector(".offline-banner")
     said = page.locator(".offline-banner").inner_text()
     assert ("read-only" in said) if locale == "en-US" else ("только для просмотра" in said)
     assert page.evaluate("document.getElementById('main').inert") is True
+    assert page.locator(f"#duel-{duel_id}").get_attribute("data-version") == str(version)
     assert "Corporal Hale" in page.locator("#main").inner_text()
     shoot(page, f"offline-duel-{locale}")
     # Nothing can be recorded from the copy: the keys take no tap.
     assert page.locator("#main button").first.evaluate("b => b.closest('[inert]') !== null")
-    context.close()
 
 
 def test_another_referee_signing_in_on_the_phone_gets_none_of_the_last_ones_copy(

@@ -22,8 +22,8 @@ from tests.games.berserk.test_field_browser import six_a_side
 pytestmark = pytest.mark.browser
 
 # (size, language, colour scheme): every size, scheme and language once. This file's tests
-# play in the strict look and check their last screen in the other, in one run; the squad
-# builder's (test_counts_browser) take the looks as parameters.
+# play in the strict look and check their last screen in the other, in one run, and so do
+# the squad builder's (test_counts_browser).
 STRICT = (SMALL, "ru-RU", "dark")  # the narrowest screen, the longer words
 OTHER = (PHONE, "en-US", "light")
 COMBOS = [

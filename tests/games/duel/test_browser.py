@@ -1,15 +1,19 @@
-"""A referee on a phone settles a whole duel with an extension, counting every tap."""
+"""A referee on a phone settles a whole duel with an extension, counting every tap.
+
+The tests of how the rounds fit a phone play once, on the smaller one (360×740; dark
+where a scheme is tried), then turn the same page to the larger one (390×844, light) and
+check the screen they ended on again: a browser run costs far more than a second look at
+one screen. They read the screen's English sentences, so they stay in English; the
+Russian look has a test of its own."""
 
 from __future__ import annotations
 
 import re
 
-import pytest
-
 from referee.games.duel import service as duels
 from referee.players import service
 from referee.store import players as rows
-from tests.browser_fixtures import PHONE, shoot, sign_in
+from tests.browser_fixtures import PHONE, SMALL, shoot, sign_in
 
 
 class Taps:
@@ -161,7 +165,9 @@ IN_VIEW = """sel => {
   const box = document.querySelector(sel).getBoundingClientRect();
   return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight;
 }"""
-OVERFLOW = "document.documentElement.scrollWidth - innerWidth"
+# How far the page is wider than the screen (its clientWidth: a phone's innerWidth grows
+# with a page too wide for it).
+OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 # Everything inside the duel's panel that crosses its inner edges, and every box whose
 # content runs out of it (a word wider than its cell, a label wider than its button),
 # as "tag.class: px".
@@ -224,10 +230,8 @@ class Thumb:
         assert page.evaluate("scrollY") == scrolled
 
 
-@pytest.mark.parametrize("size", [PHONE, {"width": 360, "height": 740}],
-                         ids=lambda s: f"{s['width']}x{s['height']}")
 def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
-        phone_of, live_server, db, size):
+        phone_of, live_server, db):
     # duel.md's A (with a long name) and B; each lays one hand card (D7) and spends one
     # token (D8) once.
     a = service.create(db, None, {"character": LONG, "hp_max": 3, "chance_max": 2,
@@ -235,6 +239,7 @@ def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
     b = service.create(db, None, {"character": "Brigadier B", "hp_max": 3, "chance_max": 1,
                                   "cartridges": 2, "suit": "C"})
     duel_id = duels.start(db, None, a["id"], b["id"]).id
+    size = SMALL  # the rounds on the smaller phone, where they have the least room
     page = phone_of(size)
     sign_in(page, live_server, to=f"/duels/{duel_id}")
     thumb = Thumb(page)
@@ -264,12 +269,14 @@ def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
     # R3: A KH 13, B 8D 8: A wins the duel 2–1 (D11).
     thumb.play_round([key("a", "KH"), key("b", "8D"), CONFIRM])
     wait_version(page, duel_id, 4)
-    assert page.evaluate(IN_VIEW, f"#duel-{duel_id} .result")
-    assert f"{LONG} wins the duel on rounds, 2–1." in page.locator(
-        f"#duel-{duel_id} .result").inner_text()
-    page.locator(f"{panel} details.more > summary").wait_for()  # the record, open
-    shoot(page, f"duel-unread-{size['width']}")
-    assert page.evaluate(OVERFLOW) <= 0 and page.evaluate(STICKS_OUT, panel) == []
+    the_end_fits(page, panel, size)
+
+    # The larger phone, on the screen the duel ended on: the page as it stands, reflowed,
+    # still at its top, where the last round's answer put it.
+    size = PHONE
+    page.set_viewport_size(size)
+    assert page.evaluate("scrollY") == 0
+    the_end_fits(page, panel, size)
 
     # Three rounds, two hand cards and two tokens (12 at most): a
     # counting card per side (the table card, or the hand card over an unread one, D7),
@@ -288,14 +295,24 @@ def test_D5_D7_D8_three_rounds_with_hand_cards_and_tokens_on_one_screen(
     assert (rows.get(db, a["id"])["hp"], rows.get(db, b["id"])["hp"]) == (2, 1)
 
 
-@pytest.mark.parametrize("size,scheme", [(PHONE, "light"),
-                                         ({"width": 360, "height": 740}, "dark")],
-                         ids=["390x844-light", "360x740-dark"])
+def the_end_fits(page, panel: str, size: dict) -> None:
+    """The duel's last screen at this size: the result in view, the record there, nothing
+    wider than the screen or its cell."""
+    assert page.evaluate(IN_VIEW, f"{panel} .result")
+    assert f"{LONG} wins the duel on rounds, 2–1." in page.locator(
+        f"{panel} .result").inner_text()
+    page.locator(f"{panel} details.more > summary").wait_for()  # the record, open
+    shoot(page, f"duel-unread-{size['width']}")
+    assert page.evaluate(OVERFLOW) <= 0 and page.evaluate(STICKS_OUT, panel) == []
+
+
 def test_D6_a_screen_left_behind_answers_409_and_its_notice_floats_over_the_keys(
-        phone_of, live_server, db, size, scheme):
+        phone_of, live_server, db):
     # Two referees on one duel: this phone still shows round 1 when the other one has
     # recorded it. Its round is refused as stale (409) with the duel as it stands, and
     # the notice floats like a refusal: the keys below stay where a reload puts them.
+    # Played on the smaller phone, dark; then, on the screen it ended on, the same again
+    # for round 2 on the larger phone, light.
     from referee.games.duel.rules.model import Play, Round
 
     a = service.create(db, None, {"character": "Captain A", "hp_max": 3, "chance_max": 2,
@@ -303,31 +320,49 @@ def test_D6_a_screen_left_behind_answers_409_and_its_notice_floats_over_the_keys
     b = service.create(db, None, {"character": "Brigadier B", "hp_max": 3, "chance_max": 1,
                                   "cartridges": 2, "suit": "C"})
     duel_id = duels.start(db, None, a["id"], b["id"]).id
+    size, scheme = SMALL, "dark"
     phone = phone_of(size, color_scheme=scheme)
     sign_in(phone, live_server, to=f"/duels/{duel_id}")
-    duels.record(db, None, duel_id, Round(Play("10S"), Play("7H")), version=1)  # elsewhere
 
-    phone.locator(key("a", "6D")).tap()
-    phone.locator(key("b", "QC")).tap()
-    phone.locator(CONFIRM).tap()
-    notice = phone.locator(f"#duel-{duel_id} .notice.floating")
-    notice.wait_for()
-    assert notice.inner_text().startswith("Someone else already recorded this round")
-    assert phone.evaluate(IN_VIEW, f"#duel-{duel_id} .notice.floating")
-    wait_version(phone, duel_id, 2)
-    shoot(phone, f"duel-409-notice-{size['width']}-{scheme}")
-    assert "Round 2 of 3" in phone.locator(f"#duel-{duel_id} .round-title").inner_text()
+    def left_behind(number: int, elsewhere: Round, here: tuple[str, str]) -> None:
+        """Round ``number`` is recorded elsewhere while this phone taps its own: refused,
+        the notice floating in view, the duel shown as it stands; a reload moves no key."""
+        duels.record(db, None, duel_id, elsewhere, version=number)
+        phone.locator(key("a", here[0])).tap()
+        phone.locator(key("b", here[1])).tap()
+        phone.locator(CONFIRM).tap()
+        notice = phone.locator(f"#duel-{duel_id} .notice.floating")
+        notice.wait_for()
+        assert notice.inner_text().startswith("Someone else already recorded this round")
+        assert phone.evaluate(IN_VIEW, f"#duel-{duel_id} .notice.floating")
+        wait_version(phone, duel_id, number + 1)
+        shoot(phone, f"duel-409-notice-{size['width']}-{scheme}")
+        assert f"Round {number + 1} of 3" in phone.locator(
+            f"#duel-{duel_id} .round-title").inner_text()
+
+        where = "els => els.map(e => Math.round(e.getBoundingClientRect().y))"
+        keys_y = phone.eval_on_selector_all("label.key, button.confirm", where)
+        phone.reload()
+        wait_version(phone, duel_id, number + 1)
+        assert phone.locator(f"#duel-{duel_id} .notice").count() == 0
+        assert phone.eval_on_selector_all("label.key, button.confirm", where) == keys_y
+
+    left_behind(1, Round(Play("10S"), Play("7H")), ("6D", "QC"))
     # The stale round changed nothing: round 1 is the other referee's, B lost 1 HP once.
     assert [(r.a.table, r.b.table) for r in duels.load(db, duel_id).state.rounds] == [
         ("10S", "7H")]
     assert rows.get(db, b["id"])["hp"] == 2
 
-    where = "els => els.map(e => Math.round(e.getBoundingClientRect().y))"
-    keys_y = phone.eval_on_selector_all("label.key, button.confirm", where)
-    phone.reload()
-    wait_version(phone, duel_id, 2)
-    assert phone.locator(f"#duel-{duel_id} .notice").count() == 0
-    assert phone.eval_on_selector_all("label.key, button.confirm", where) == keys_y
+    # The larger phone, light, on the screen the duel was left at (round 2): the other
+    # referee records round 2 (B wins it: one round each, a third to play) while this
+    # phone taps its own.
+    size, scheme = PHONE, "light"
+    phone.set_viewport_size(size)
+    phone.emulate_media(color_scheme=scheme)
+    left_behind(2, Round(Play("6D"), Play("QC")), ("7D", "8C"))
+    assert [(r.a.table, r.b.table) for r in duels.load(db, duel_id).state.rounds] == [
+        ("10S", "7H"), ("6D", "QC")]
+    assert (rows.get(db, a["id"])["hp"], rows.get(db, b["id"])["hp"]) == (2, 2)
 
 
 def test_D7_in_russian_a_hand_card_alone_settles_its_side_at_360_dark(phone_of, live_server,
