@@ -105,6 +105,18 @@ def sign_in(page, base: str, name: str = "ref", password: str = "ref-password",
         page.goto(base + to)
 
 
+def to_look(page, base: str, path: str, size: dict, scheme: str, locale: str) -> None:
+    """Turn a page to another look: the phone's size and colour scheme, then the language
+    as the page's own switch keeps it (its cookie), and the screen at ``path`` opened
+    again by its own address (the switch goes back to the page's address, which may be a
+    form's). A test plays its flow in one look and checks where it ended in another."""
+    page.set_viewport_size(size)
+    page.emulate_media(color_scheme=scheme)
+    page.context.add_cookies([{"name": "lang", "value": locale[:2], "url": base}])
+    page.goto(base + path)
+    assert page.evaluate("document.documentElement.lang") == locale[:2]
+
+
 def shoot(page, name: str, full_page: bool = False) -> None:
     """A screenshot to look at, when REFEREE_SCREENSHOTS names a folder."""
     folder = os.environ.get("REFEREE_SCREENSHOTS")

@@ -14,7 +14,7 @@ from referee.games.duel import service as duels
 from referee.games.duel.rules import Play, Round
 from referee.players import service
 from referee.store import players
-from tests.browser_fixtures import PHONE, SMALL, shoot, sign_in
+from tests.browser_fixtures import PHONE, SMALL, shoot, sign_in, to_look
 
 pytestmark = pytest.mark.browser
 
@@ -61,19 +61,6 @@ def stats_of(db, player_id: int) -> dict:
 
 def wait_version(page, player_id: int, version: int) -> None:
     page.wait_for_selector(f"#player-{player_id}[data-version='{version}']")
-
-
-def to_look(page, base: str, path: str, combo) -> None:
-    """The page in another look: the phone's size and colour scheme, then the language
-    as the page's own switch keeps it (its cookie), and the screen at ``path`` opened
-    again by its own address: the switch goes back to the page's address, which may be
-    a form's (a tap answered as a plain page, not by htmx)."""
-    size, scheme, locale = combo
-    page.set_viewport_size(size)
-    page.emulate_media(color_scheme=scheme)
-    page.context.add_cookies([{"name": "lang", "value": locale[:2], "url": base}])
-    page.goto(base + path)
-    assert page.evaluate("document.documentElement.lang") == locale[:2]
 
 
 def test_a_double_tap_on_undo_never_reaches_another_control(phone_of, live_server, db):
@@ -137,7 +124,7 @@ def test_a_double_tap_on_undo_never_reaches_another_control(phone_of, live_serve
     # taps were the strict run's).
     service.adjust(db, referee_id(db, "anna"), pid, {"hp": -1})
     combo = OTHER
-    to_look(page, live_server, f"/players/{pid}", combo)
+    to_look(page, live_server, f"/players/{pid}", *combo)
     version = players.get(db, pid)["version"]
     wait_version(page, pid, version)
     controls = page.evaluate(CONTROLS_Y, card)
@@ -183,7 +170,7 @@ def test_D10_after_a_duel_the_sheet_undo_names_the_duel_and_never_heals(phone_of
     # The other look, on the sheet the tap left: it names the duel there too, in English,
     # and a tap at its control's centre would reach that control, the duel's address.
     combo = OTHER
-    to_look(page, live_server, f"/players/{b['id']}", combo)
+    to_look(page, live_server, f"/players/{b['id']}", *combo)
     x, y = latest_names_the_duel(page, b["id"], combo)
     assert page.evaluate(CONTROL_AT, [x, y]) == [f"last-{b['id']}", "A", "Open Duel 1"]
     assert page.locator(f"#player-{b['id']} .last .btn").get_attribute("href") == \
@@ -221,7 +208,7 @@ def test_an_undo_in_the_feed_leaves_no_other_undo_under_the_finger(phone_of, liv
     # The other look, on the feed as it was left (its second tap undone): the third tap's
     # Undo, tapped there, leaves no other Undo under the finger either.
     combo = OTHER
-    to_look(page, live_server, "/events", combo)
+    to_look(page, live_server, "/events", *combo)
     assert page.locator(f"#event-{taps[1]}.undone").count() == 1
     undo_in_feed(page, taps[2], combo)
     assert db.execute("SELECT count(*) FROM events WHERE kind = 'undo'").fetchone()[0] == 2

@@ -16,7 +16,15 @@ from playwright.sync_api import expect
 from referee.games import service as games
 from referee.games.berserk import rules as berserk
 from referee.games.berserk import service as battles
-from tests.browser_fixtures import PHONE, SETTLED, SMALL, CountedScreen, shoot, sign_in
+from tests.browser_fixtures import (
+    PHONE,
+    SETTLED,
+    SMALL,
+    CountedScreen,
+    shoot,
+    sign_in,
+    to_look,
+)
 from tests.games.berserk.test_field_browser import six_a_side
 
 pytestmark = pytest.mark.browser
@@ -97,17 +105,10 @@ def open_battle(phone_of, live_server, combo, game_id: int):
     return page
 
 
-def to_look(page, base: str, path: str, combo) -> None:
-    """The page in another look: the phone's size and colour scheme, then the language
-    as the page's own switch keeps it (its cookie), and the screen at ``path`` opened
-    again by its own address: the switch goes back to the page's address, which may be
-    a form's (a tap answered as a plain page, not by htmx)."""
+def in_look(page, base: str, path: str, combo) -> None:
+    """:func:`to_look` with this file's (size, language, colour scheme)."""
     size, locale, scheme = combo
-    page.set_viewport_size(size)
-    page.emulate_media(color_scheme=scheme)
-    page.context.add_cookies([{"name": "lang", "value": locale[:2], "url": base}])
-    page.goto(base + path)
-    assert page.evaluate("document.documentElement.lang") == locale[:2]
+    to_look(page, base, path, size, scheme, locale)
 
 
 def shows(page, selector: str, word: str) -> bool:
@@ -120,7 +121,7 @@ def test_B7_B11_a_tapped_creature_is_unmistakable_and_two_copies_stay_apart(
     games.act(db, None, "berserk", game_id, berserk.Tap("b1"), 0)
     page = open_battle(phone_of, live_server, STRICT, game_id)
     tapped_and_apart(page, STRICT)
-    to_look(page, live_server, f"/berserk/{game_id}", OTHER)
+    in_look(page, live_server, f"/berserk/{game_id}", OTHER)
     tapped_and_apart(page, OTHER)
 
 
@@ -245,7 +246,7 @@ def test_B11_B12_either_side_strikes_in_four_taps_and_the_outcome_leaves_the_dic
     # The other look, on the screen the strikes ended on: side b's next strike, picked as
     # an exchange (Δ +2, its two Confirms the tallest outcome), leaves the dice in view.
     # Only picked, not confirmed: nothing is written.
-    to_look(page, live_server, f"/berserk/{game_id}", OTHER)
+    in_look(page, live_server, f"/berserk/{game_id}", OTHER)
     expect(page.locator("label[data-attacker='b3'] input")).to_be_checked()
     picks = ["label[data-target='a5']", "label[data-a-die='5']", "label[data-d-die='3']"]
     for selector in picks:

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from referee.games.berserk import registered
 from referee.players import service as players
 from tests.browser_fixtures import SETTLED, shoot, sign_in
-from tests.games.berserk.test_battle_browser import COMBOS, OTHER, STRICT, to_look
+from tests.games.berserk.test_battle_browser import COMBOS, OTHER, STRICT, in_look
 
 pytestmark = pytest.mark.browser
 
@@ -88,7 +88,7 @@ def test_B12_B14_a_count_in_the_squad_builder_keeps_the_row_under_the_thumb(
     # form only, so it starts empty) and its last screen, one copy of B09, counted again
     # by one tap on +, which keeps the row under the thumb there too.
     combo = OTHER
-    to_look(page, live_server, path, combo)
+    in_look(page, live_server, path, combo)
     before = row_in_reach(page, "B09")
     page.locator("li[data-code='B09'] button[name=plus]").tap()
     expect(page.locator("#squad-builder")).to_have_attribute("data-cards", "1")
@@ -133,7 +133,7 @@ def test_B14_counts_typed_and_tapped_when_registering_keep_the_page_still(
     # typed before moving on to the next field keep the page still there too, and the
     # cursor goes on to that field.
     combo = OTHER
-    to_look(page, live_server, path, combo)
+    in_look(page, live_server, path, combo)
     form = page.locator("#deck-register")
     before = row_in_reach(page, "B09")
     page.locator("li[data-code='B09'] button[name=plus]").tap()

@@ -13,7 +13,7 @@ import pytest
 
 from referee.games.coup import service as coup
 from referee.players import service as players
-from tests.browser_fixtures import PHONE, shoot, sign_in
+from tests.browser_fixtures import PHONE, shoot, sign_in, to_look
 
 SMALL = {"width": 360, "height": 740}
 NAMES = ["Атаманша Дуся Непреклонная", "Boris", "Vera Longname-Petrovskaya", "Gleb",
@@ -93,18 +93,6 @@ class Thumb:
 
     def ask(self) -> str:
         return self.page.locator(self.root).get_attribute("data-question")
-
-
-def to_look(page, base: str, path: str, size: dict, scheme: str, locale: str) -> None:
-    """The page in another look: the phone's size and colour scheme, then the language
-    as the page's own switch keeps it (its cookie), and the screen at ``path`` opened
-    again by its own address: the switch goes back to the page's address, which may be
-    a form's (a tap answered as a plain page, not by htmx)."""
-    page.set_viewport_size(size)
-    page.emulate_media(color_scheme=scheme)
-    page.context.add_cookies([{"name": "lang", "value": locale[:2], "url": base}])
-    page.goto(base + path)
-    assert page.evaluate("document.documentElement.lang") == locale[:2]
 
 
 STRICT = (SMALL, "dark", "ru-RU")
