@@ -63,6 +63,19 @@ def wait_version(page, player_id: int, version: int) -> None:
     page.wait_for_selector(f"#player-{player_id}[data-version='{version}']")
 
 
+def asks_over_the_sheet(page, card: str, controls: list, point: tuple, combo):
+    """anna's change asks before it is undone: the question floats over the sheet, nothing
+    below it moved, and the point tapped reaches no control (the backdrop takes it)."""
+    question = page.locator(f"{card} .confirm-undo")
+    question.wait_for()
+    shoot(page, f"steady-undo-{combo_id(combo)}-question")
+    assert page.evaluate(CONTROLS_Y, card) == controls
+    assert "anna" in question.inner_text()
+    assert question.evaluate("el => getComputedStyle(el).position") == "fixed"
+    assert page.evaluate(CONTROL_AT, list(point)) is None
+    return question
+
+
 def test_a_double_tap_on_undo_never_reaches_another_control(phone_of, live_server, db):
     combo = STRICT
     size, scheme, locale = combo
@@ -89,14 +102,7 @@ def test_a_double_tap_on_undo_never_reaches_another_control(phone_of, live_serve
 
     # Second tap at the same point: anna's change asks first, floating over the sheet.
     page.touchscreen.tap(x, y)
-    question = page.locator(f"{card} .confirm-undo")
-    question.wait_for()
-    shoot(page, f"steady-undo-{combo_id(combo)}-question")
-    assert page.evaluate(CONTROLS_Y, card) == controls  # nothing below it moved
-    assert "anna" in question.inner_text()
-    assert question.evaluate("el => getComputedStyle(el).position") == "fixed"
-    # Where the finger is, there is no control now: the question's backdrop takes it.
-    assert page.evaluate(CONTROL_AT, [x, y]) is None
+    question = asks_over_the_sheet(page, card, controls, (x, y), combo)
 
     # A third tap at that point (the double tap's second half) changes nothing; "Keep it"
     # closes the question, and nothing was undone.
@@ -130,12 +136,7 @@ def test_a_double_tap_on_undo_never_reaches_another_control(phone_of, live_serve
     controls = page.evaluate(CONTROLS_Y, card)
     x, y = centre(page, f"{card} .last .btn")
     page.touchscreen.tap(x, y)
-    question.wait_for()
-    shoot(page, f"steady-undo-{combo_id(combo)}-question")
-    assert page.evaluate(CONTROLS_Y, card) == controls  # nothing below it moved
-    assert "anna" in question.inner_text()
-    assert question.evaluate("el => getComputedStyle(el).position") == "fixed"
-    assert page.evaluate(CONTROL_AT, [x, y]) is None
+    asks_over_the_sheet(page, card, controls, (x, y), combo)
     expect(page.get_by_role("link", name="Keep it")).to_be_visible()
     expect(page.get_by_role("button", name="Yes, undo it")).to_be_visible()
 

@@ -97,6 +97,20 @@ def test_B12_B14_a_count_in_the_squad_builder_keeps_the_row_under_the_thumb(
     shoot(page, f"builder-{combo[0]['width']}-{combo[2]}-plus")
 
 
+def typed_then_moved_on(page, form) -> dict:
+    """3 typed into B09's count, then a tap on B10's: the count counts, B09's row stays
+    where it was, and the cursor is in B10's field. B09's place, as it stood."""
+    count = page.locator("input[name=n_B09]")
+    count.tap()
+    count.fill("3")
+    before = place(page, "li[data-code='B09']")  # once the browser has shown the field
+    page.locator("input[name=n_B10]").tap()
+    expect(form).to_have_attribute("data-cards", "3")
+    kept(page, "B09", before)
+    assert page.evaluate("document.activeElement.name") == "n_B10"
+    return before
+
+
 def test_B14_counts_typed_and_tapped_when_registering_keep_the_page_still(
         phone_of, live_server, db):
     player = anna(db)
@@ -112,14 +126,7 @@ def test_B14_counts_typed_and_tapped_when_registering_keep_the_page_still(
     kept(page, "B09", before)
     # A typed count counts when the thumb moves on to the next card's field, which keeps
     # the cursor, so the next count is typed straight in; Enter counts it as well.
-    count = page.locator("input[name=n_B09]")
-    count.tap()
-    count.fill("3")
-    before = place(page, "li[data-code='B09']")  # once the browser has shown the field
-    page.locator("input[name=n_B10]").tap()
-    expect(form).to_have_attribute("data-cards", "3")
-    kept(page, "B09", before)
-    assert page.evaluate("document.activeElement.name") == "n_B10"
+    before = typed_then_moved_on(page, form)
     page.keyboard.press("Backspace")
     page.keyboard.type("1")
     page.keyboard.press("Enter")
@@ -139,14 +146,7 @@ def test_B14_counts_typed_and_tapped_when_registering_keep_the_page_still(
     page.locator("li[data-code='B09'] button[name=plus]").tap()
     expect(form).to_have_attribute("data-cards", "1")
     kept(page, "B09", before)
-    count = page.locator("input[name=n_B09]")
-    count.tap()
-    count.fill("3")
-    before = place(page, "li[data-code='B09']")
-    page.locator("input[name=n_B10]").tap()
-    expect(form).to_have_attribute("data-cards", "3")
-    kept(page, "B09", before)
-    assert page.evaluate("document.activeElement.name") == "n_B10"
+    typed_then_moved_on(page, form)
     shoot(page, f"register-{combo[0]['width']}-{combo[2]}-typed")
     assert registered.of_player(db, player["id"]) is None  # nothing stored before Save
 
