@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -271,17 +273,82 @@ def live_server(app, _served):
 
 
 def pytest_configure(config):
-    """Before the workers start, compile the package's bytecode once (half a second).
-
-    Installed packages come compiled, but ``referee`` is installed editable: where
-    ``PYTHONDONTWRITEBYTECODE`` is set, every worker and every server a test starts
-    (some thirty) would otherwise compile all of it from source again, ~0.4 s each.
-    """
-    if hasattr(config, "workerinput") or sys.dont_write_bytecode is False:
+    """Before the workers start: the package's bytecode and the test modules' rewritten
+    asserts are made once here, instead of once in every worker."""
+    if hasattr(config, "workerinput"):
         return
+    if sys.dont_write_bytecode:
+        _compile_the_package()
+    if (config.getoption("numprocesses", None) or 0) > 1 \
+            and config.getoption("assertmode") == "rewrite":
+        _rewrite_the_test_modules(config)
+
+
+def _compile_the_package() -> None:
+    """Compile ``referee`` once (half a second). Installed packages come compiled, but
+    ``referee`` is installed editable: where ``PYTHONDONTWRITEBYTECODE`` is set, every
+    worker and every server a test starts (some thirty) would otherwise compile all of it
+    from source again, ~0.4 s each."""
     import compileall
 
     compileall.compile_dir(Path(store.__file__).parents[1], quiet=2)
+
+
+def _rewrite_the_test_modules(config) -> None:
+    """Write pytest's cached pycs of the test modules, their asserts rewritten, one
+    share of the files for each CPU (forked), before the workers start.
+
+    Every worker imports every test module, and rewriting the asserts of all of them is
+    most of a worker's start: ~6 CPU-s each, three times over. A worker reads a cached
+    pyc even where ``PYTHONDONTWRITEBYTECODE`` keeps it from writing one, and checks it
+    against the source's hash, so a stale pyc is never run. This uses pytest's own
+    rewriting functions, which are not public: under a pytest without them, the
+    workers rewrite the modules themselves, as before.
+    """
+    try:
+        from _pytest.assertion.rewrite import (
+            PYC_TAIL,
+            _read_pyc,
+            _rewrite_test,
+            _write_pyc,
+            get_cache_dir,
+        )
+    except ImportError:
+        return
+    root = Path(__file__).parent
+    patterns = [*config.getini("python_files"), "conftest.py", "browser_fixtures.py"]
+    files = [path for path in root.rglob("*.py")
+             if any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns)]
+
+    def pyc_of(path: Path) -> Path:
+        return get_cache_dir(path) / (path.name[:-3] + PYC_TAIL)
+
+    stale = sorted((path for path in files if _read_pyc(path, pyc_of(path)) is None),
+                   key=lambda path: path.stat().st_size, reverse=True)
+    shares: list[list[Path]] = [[] for _ in range(len(os.sched_getaffinity(0)))]
+    for path in stale:  # the largest first, each to the lightest share so far
+        min(shares, key=lambda share: sum(p.stat().st_size for p in share)).append(path)
+    quiet = types.SimpleNamespace(trace=lambda message: None)
+
+    def write(share: list[Path]) -> None:
+        for path in share:
+            pyc = pyc_of(path)
+            pyc.parent.mkdir(exist_ok=True)
+            source_hash, code = _rewrite_test(path, config)
+            _write_pyc(quiet, code, source_hash, pyc)
+
+    children = []
+    for share in shares[1:]:
+        pid = os.fork()
+        if pid == 0:  # the child writes its share and leaves at once, pytest untouched
+            try:
+                write(share)
+            finally:
+                os._exit(0)
+        children.append(pid)
+    write(shares[0])
+    for pid in children:
+        os.waitpid(pid, 0)
 
 
 def pytest_xdist_auto_num_workers(config):
