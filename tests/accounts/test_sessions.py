@@ -24,8 +24,13 @@ def bearer(token):
     return {"Authorization": f"Bearer {token}"}
 
 
+ACTIVE = "SELECT count(*) FROM sessions WHERE ended_at IS NULL"
+
+
 def test_signing_out_ends_every_copy_of_the_session(app, client, db, player):
+    before = db.execute(ACTIVE).fetchone()[0]  # the template's own sign-ins (conftest)
     sign_in(client)
+    assert db.execute(ACTIVE).fetchone()[0] == before + 1
     thief = copy_of(app, client)
     assert can_read(thief)
     client.post("/logout", data={"csrf_token": csrf_of(client)})
@@ -34,7 +39,7 @@ def test_signing_out_ends_every_copy_of_the_session(app, client, db, player):
                         data={"hp": "-1", "csrf_token": csrf_of(thief)})
     assert answer.status_code in (400, 401)  # no session: no referee, no write
     assert db["players"].get(player["id"])["hp"] == 3
-    assert db.execute("SELECT count(*) FROM sessions WHERE ended_at IS NULL").fetchone()[0] == 0
+    assert db.execute(ACTIVE).fetchone()[0] == before  # ended here, not only in the cookie
 
 
 def test_a_password_reset_ends_the_sessions_and_api_tokens(app, client, db, organizer,
