@@ -89,13 +89,18 @@ class Asset:
     gzipped: bytes | None
 
 
+# Every app of the process shares what it read (tests and tools make several apps): a
+# file is hashed and compressed once, not once per app.
+_READ: dict[str, Asset] = {}
+
+
 class Assets:
     """The static folder, read by content: a file's fingerprint and its bytes, kept in
     memory until the file changes on disk (one stat per look-up)."""
 
     def __init__(self, folder: str) -> None:
         self.folder = folder
-        self._files: dict[str, Asset] = {}
+        self._files = _READ
 
     def get(self, filename: str) -> Asset | None:
         """The file as it is now, or None: not there, not a file, or too large to keep."""
@@ -107,7 +112,7 @@ class Assets:
         except OSError:
             return None
         stamp = (stat.st_mtime_ns, stat.st_size)
-        asset = self._files.get(filename)
+        asset = self._files.get(path)
         if asset is not None and asset.stamp == stamp:
             return asset
         if not os.path.isfile(path) or stat.st_size > CACHED_MAX:
@@ -120,7 +125,7 @@ class Assets:
         asset = Asset(stamp, data, hashlib.sha256(data).hexdigest()[:12], mimetype,
                       datetime.fromtimestamp(stat.st_mtime, UTC), gzipped)
         # Two threads reading one changed file both store the same thing: no lock needed.
-        self._files[filename] = asset
+        self._files[path] = asset
         return asset
 
     def fingerprint(self, filename: str) -> str | None:
