@@ -12,12 +12,16 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from referee import store
 from referee.app import create_app
 from referee.games import registry
+from referee.web import throttle
+from referee.web.context import close_connections
 from tests.conftest import sign_in
 from tests.games.test_upgrade import as_before
 
@@ -30,18 +34,17 @@ def expected(name: str) -> dict:
 
 
 class Upgraded:
-    """A copy of a fixture upgraded by starting today's app on it, and its API as the
-    demo referee."""
+    """A copy of a fixture upgraded by starting today's app on it, and its API and its
+    screens as the demo referee."""
 
-    def __init__(self, tmp_path: Path, name: str) -> None:
+    def __init__(self, tmp_path: Path, name: str, master: Master) -> None:
         self.path = tmp_path / f"{name}.db"
-        shutil.copy(FIXTURES / f"{name}.db", self.path)
+        shutil.copy(master.path, self.path)
         self.app = create_app({"DATABASE": str(self.path), "TESTING": True})
         self.client = self.app.test_client()
-        self.signed_in = False
-        token = self.client.post("/api/v1/token", json={"name": "demo", "password": "demo"})
-        self.headers = {"Authorization": f"Bearer {token.get_json()['token']}",
-                        "Accept-Language": "en"}
+        for key, value in master.cookies.items():
+            self.client.set_cookie(key, value)
+        self.headers = {"Authorization": f"Bearer {master.token}", "Accept-Language": "en"}
 
     def get(self, url: str, lang: str = "en"):
         return self.client.get(url, headers={**self.headers, "Accept-Language": lang})
@@ -60,25 +63,54 @@ class Upgraded:
 
     def screen(self, url: str, lang: str = "en") -> str:
         """A game's screen as a signed-in referee sees it."""
-        if not self.signed_in:
-            sign_in(self.client, "demo", "demo")
-            self.signed_in = True
         return self.client.get(url, headers={"Accept-Language": lang}).get_data(as_text=True)
 
 
-@pytest.fixture(params=MADE)
-def made(request, tmp_path):
-    return request.param, Upgraded(tmp_path, request.param)
+@dataclass(frozen=True)
+class Master:
+    """A fixture upgraded once, with the demo referee's token and signed-in cookies in
+    it: each test works on a copy of it (the demo's password is hashed with scrypt,
+    ~70 ms a check, and the upgrade replays every game)."""
+
+    path: Path
+    token: str
+    cookies: dict[str, str]
+
+
+@pytest.fixture(scope="module")
+def masters(tmp_path_factory) -> dict[str, Master]:
+    made = {}
+    for name in MADE:
+        path = tmp_path_factory.mktemp("readings") / f"{name}.db"
+        shutil.copy(FIXTURES / f"{name}.db", path)
+        app = create_app({"DATABASE": str(path), "TESTING": True})
+        client = app.test_client()
+        token = client.post("/api/v1/token", json={"name": "demo", "password": "demo"})
+        sign_in(client, "demo", "demo")
+        cookies = {key: client.get_cookie(key).value
+                   for key in ("session", throttle.KNOWN_COOKIE)}
+        close_connections(app)
+        db = store.connect(path)
+        assert db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0
+        db.close()
+        made[name] = Master(path, token.get_json()["token"], cookies)
+    return made
 
 
 @pytest.fixture
-def v1(tmp_path):
-    return Upgraded(tmp_path, "readings-v1")
+def upgraded(tmp_path, masters):
+    """``upgraded(name)``: a fresh copy of that fixture, upgraded."""
+    return lambda name: Upgraded(tmp_path, name, masters[name])
 
 
 @pytest.fixture
-def now(tmp_path):
-    return Upgraded(tmp_path, "readings-now")
+def v1(upgraded):
+    return upgraded("readings-v1")
+
+
+@pytest.fixture
+def now(upgraded):
+    return upgraded("readings-now")
 
 
 def underworld_ids(name: str) -> dict[str, int]:
@@ -86,11 +118,11 @@ def underworld_ids(name: str) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("name", MADE)
-def test_every_answer_of_the_api_is_what_it_was_before_the_upgrade(name, tmp_path):
-    upgraded, shown = Upgraded(tmp_path, name), expected(name)
+def test_every_answer_of_the_api_is_what_it_was_before_the_upgrade(name, upgraded):
+    copy, shown = upgraded(name), expected(name)
     differ = []
     for url in sorted(u for u in shown if u != "_legend"):
-        response = upgraded.get(url)
+        response = copy.get(url)
         if response.status_code != 200 or \
                 as_before(response.get_json(), shown[url]) != shown[url]:
             differ.append((url, response.status_code))
