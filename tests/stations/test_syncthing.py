@@ -129,6 +129,15 @@ def test_partition_and_heal_with_changes_on_both_sides(stations):
         page = master.browser.get(master.url + "/players").text
         return page.split('class="link-chip', 1)[1].split("</a>", 1)[0]
 
+    def all_seen():
+        """Every fact of the master's so far seen by the tavern. The bar alone can say so
+        from its last look while the master still writes its own Syncthing address (a
+        fact of its own, once its Syncthing is up): that fact would count as made apart."""
+        here = master.rows("SELECT next_seq, seen_through FROM station")[0]
+        return here["seen_through"] == here["next_seq"] - 1 and \
+            tavern.rows("SELECT count(*) AS n FROM stations WHERE device != ''")[0]["n"] == 2
+
+    until(all_seen)
     until(lambda: "1 station in reach" in bar() and "not yet seen" not in bar())
     st_master, st_tavern = master.syncthing(), tavern.syncthing()
     st_master.pause()
