@@ -3,6 +3,10 @@ loopback, with discovery, relays and upgrades off."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import multiprocessing
+import multiprocessing.context
 import os
 import re
 import signal
@@ -19,6 +23,65 @@ from referee.store.db import fetch
 from tests.conftest import free_port, wait_for_port
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+# A station's command line runs the test suite's cheap password hash (tests/conftest.py).
+assert os.environ.get("REFEREE_FAST_HASH_FOR_TESTS") == "1"
+
+
+@functools.cache
+def _fork_server() -> multiprocessing.context.ForkServerContext:
+    """The fork server stations start from: one per test process, with the package
+    imported once (tests/stations/warm.py)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["tests.stations.warm"])
+    return context
+
+
+def _run(argv: list[str], log: str) -> None:
+    """In the forked station: its output to its log, then the command, as
+    ``python -m referee.cli`` would run it; the command's exit code is the process's."""
+    out = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    os.close(out)
+    from referee import cli
+
+    sys.exit(cli.main(argv))
+
+
+class Forked:
+    """``referee <argv>`` as a process of its own, forked from a process that has the
+    package imported already (a fresh interpreter spends ~0.8 CPU-s importing it). It
+    is the command's own process as far as a test can tell: its own pid and signals, its
+    output in ``log``; it answers as subprocess.Popen does (poll, wait, send_signal,
+    kill), its exit code negative when a signal ended it."""
+
+    stdout = None  # its output goes to the log, as with Popen(stdout=file)
+
+    def __init__(self, argv: list[str], log: Path) -> None:
+        self._process = _fork_server().Process(target=_run, args=(argv, str(log)))
+        self._process.start()
+        self.pid = self._process.pid
+        self.args = argv
+
+    def poll(self) -> int | None:
+        return self._process.exitcode
+
+    def wait(self, timeout: float | None = None) -> int:
+        self._process.join(timeout)
+        if self._process.exitcode is None:
+            raise subprocess.TimeoutExpired(self.args, timeout or 0)
+        return self._process.exitcode
+
+    def send_signal(self, sig: int) -> None:
+        if self._process.exitcode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
 
 
 class Served:
@@ -55,14 +118,11 @@ class Served:
         return self.process.poll() is None and "Referee" in page.text
 
     def _start(self) -> None:
-        self.log = open(str(self.db_path) + ".log", "ab")  # noqa: SIM115 (closed in stop)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "serve", "--db", str(self.db_path),
-             "--host", "127.0.0.1", "--port", str(self.port), "--station", self.name,
-             "--sync-port", str(self.sync_port), "--sync-gui-port", str(self.gui_port),
-             "--no-lan-discovery", "--threads", "4"],
-            stdout=self.log, stderr=subprocess.STDOUT,
-            env={**os.environ, "REFEREE_FAST_HASH_FOR_TESTS": "1"})
+        self.process = Forked(
+            ["serve", "--db", str(self.db_path), "--host", "127.0.0.1", "--port",
+             str(self.port), "--station", self.name, "--sync-port", str(self.sync_port),
+             "--sync-gui-port", str(self.gui_port), "--no-lan-discovery", "--threads", "4"],
+            Path(str(self.db_path) + ".log"))
         try:
             wait_for_port(self.port, self.process, seconds=60)
         except (RuntimeError, AttributeError) as err:  # it exited: show its log
@@ -79,7 +139,6 @@ class Served:
                 self.process.kill()
                 self.process.wait()
         self.process = None
-        self.log.close()
 
     def syncthing_pids(self) -> list[int]:
         home = str(self.db_path) + ".station/syncthing"
