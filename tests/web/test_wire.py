@@ -148,6 +148,20 @@ def test_a_changed_file_gets_a_new_fingerprint(tmp_path):
     assert assets.fingerprint("missing.css") is None
 
 
+def test_apps_share_what_they_read_and_folders_stay_apart(tmp_path):
+    one, other = tmp_path / "one", tmp_path / "other"
+    one.mkdir()
+    other.mkdir()
+    for place, colour in ((one, b"red"), (other, b"tan")):  # same size, same time
+        (place / "app.css").write_bytes(b"body { color: %s }" % colour)
+        os.utime(folder_ / "app.css", ns=(1_700_000_000_000_000_000,) * 2)
+    first, second = wire.Assets(str(one)), wire.Assets(str(one))
+    assert second.get("app.css") is first.get("app.css")  # read and hashed once
+    assert wire.Assets(str(other)).fingerprint("app.css") == \
+        hashlib.sha256(b"body { color: tan }").hexdigest()[:12]
+    assert first.fingerprint("app.css") == hashlib.sha256(b"body { color: red }").hexdigest()[:12]
+
+
 def test_a_tap_is_under_2_kb_gzipped_with_a_long_history(referee, db, player):
     for n in range(50):
         service.adjust(db, 1, player["id"], {"cartridges": 1 if n % 2 else -1},
