@@ -154,7 +154,7 @@ def test_apps_share_what_they_read_and_folders_stay_apart(tmp_path):
     other.mkdir()
     for place, colour in ((one, b"red"), (other, b"tan")):  # same size, same time
         (place / "app.css").write_bytes(b"body { color: %s }" % colour)
-        os.utime(folder_ / "app.css", ns=(1_700_000_000_000_000_000,) * 2)
+        os.utime(place / "app.css", ns=(1_700_000_000_000_000_000,) * 2)
     first, second = wire.Assets(str(one)), wire.Assets(str(one))
     assert second.get("app.css") is first.get("app.css")  # read and hashed once
     assert wire.Assets(str(other)).fingerprint("app.css") == \
