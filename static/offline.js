@@ -207,15 +207,18 @@
 
   function keepGames(copy) {
     if (!copy || !window.caches) return Promise.resolve();
+    // A screen is kept anew when its game moved, or when the referee turned the app to
+    // another language: each kept screen is in the words of the page that kept it.
+    var lang = document.documentElement.lang || "";
     var wanted = {};
-    (copy.games || []).forEach(function (g) { wanted[g[0]] = g[1]; });
+    (copy.games || []).forEach(function (g) { wanted[g[0]] = g[1] + "@" + lang; });
     return run("copy", "readonly", function (s) { return s.get("games"); }).then(function (had) {
       had = had || {};
       return caches.open(GAMES).then(function (cache) {
         var work = Object.keys(had).filter(function (url) { return !(url in wanted); })
           .map(function (url) { return cache.delete(url); });
         Object.keys(wanted).forEach(function (url) {
-          if (had[url] === wanted[url]) return;  // the screen did not move
+          if (had[url] === wanted[url]) return;  // the same screen, in the same words
           work.push(fetch(url, {credentials: "same-origin", cache: "no-store"}).then(function (r) {
             if (!r.ok || r.redirected) return;
             return r.text().then(function (html) {

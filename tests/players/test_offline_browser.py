@@ -210,11 +210,11 @@ def test_a_damaged_entry_is_shown_and_discarded_and_a_failing_station_loses_noth
 
 def test_a_game_in_progress_reads_offline_as_it_stood_and_read_only(
         browser, live_server, db, tmp_path):
-    """Out of reach, in Russian on the small phone, dark. Then the other look: the game
-    moves at the station while the phone is away, the referee turns it to English and the
-    larger phone, light; back in reach the page keeps the moved game's screen anew, and
-    out of reach again that screen reads in that look, as it stood then (a kept screen is
-    the page the station answered: its words are those of its language then)."""
+    """Out of reach, in Russian on the small phone, dark. Then the other look: the referee
+    turns the app to English and the larger phone, light; back in reach the page keeps
+    the game's screen anew in English though the game did not move, and out of reach
+    again it reads in that look. Last, the game moves at the station while the phone is
+    away: back in reach the moved screen is kept, and read out of reach as it stood."""
     from referee.games.duel import service as duels
     from referee.games.duel.rules import Play, Round
 
@@ -239,12 +239,18 @@ def test_a_game_in_progress_reads_offline_as_it_stood_and_read_only(
     kept_read_only(page, duel.id, 1, locale)
 
     # The other look. Back in reach, the kept screen's page comes back by itself (the
-    # browser's "online"), keeps the copy anew, and with it the moved game's screen.
-    duels.record(db, 1, duel.id, Round(Play("10S"), Play("7H")))  # at the station
+    # browser's "online") and keeps the copy anew: the game's screen in English now.
     size, scheme, locale = {"width": 390, "height": 844}, "light", "en-US"
     page.set_viewport_size(size)
     page.emulate_media(color_scheme=scheme)
     context.add_cookies([{"name": "lang", "value": "en", "url": live_server}])
+    context.set_offline(False)
+    page.wait_for_selector("body[data-games='ready']:not([data-kept-at])")
+    context.set_offline(True)
+    page.goto(f"{live_server}/duels/{duel.id}")
+    kept_read_only(page, duel.id, 1, locale)
+
+    duels.record(db, 1, duel.id, Round(Play("10S"), Play("7H")))  # at the station
     context.set_offline(False)
     page.wait_for_selector("body[data-games='ready']:not([data-kept-at])")
     context.set_offline(True)
