@@ -132,22 +132,36 @@ def sign_in(client, name="ref", password="ref-password"):
     return client
 
 
+def kept_sign_in(app, name: str, password: str) -> dict[str, str]:
+    """Sign ``name`` in through the form on the app's database and keep the sign-in in
+    its file: the cookies the form answered with then work in every copy of the file
+    made from now on (the same session row, the same secret key)."""
+    browser = sign_in(app.test_client(), name, password)
+    cookies = {key: browser.get_cookie(key).value
+               for key in ("session", throttle.KNOWN_COOKIE)}
+    close_connections(app)
+    db = store.connect(app.config["DATABASE"])
+    busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+    db.close()
+    assert busy == 0, "the sign-in is not all in the file: copies of it would miss it"
+    return cookies
+
+
+def with_cookies(client, cookies: dict[str, str]):
+    """The client holding these cookies, as a browser that signed in would."""
+    for key, value in cookies.items():
+        client.set_cookie(key, value)
+    return client
+
+
 @pytest.fixture(scope="session")
 def _template_sign_ins(_template_db, _shared_app):
     """"ref" and "org" signed in once, through the login form, on the template database:
     every copy of it holds their two sessions, and a test's browser is handed the cookies
     the form answered with instead of signing in again (two requests, ~10 ms a test).
     The secret key they are signed with is the template's."""
-    cookies = {}
-    for name in ("ref", "org"):
-        browser = sign_in(_shared_app.test_client(), name, f"{name}-password")
-        cookies[name] = {key: browser.get_cookie(key).value
-                         for key in ("session", throttle.KNOWN_COOKIE)}
-    close_connections(_shared_app)
-    db = store.connect(_template_db)
-    busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-    assert busy == 0, "the template's sign-ins are not all in its file: copies would miss them"
-    db.close()
+    cookies = {name: kept_sign_in(_shared_app, name, f"{name}-password")
+               for name in ("ref", "org")}
     return _shared_app.secret_key, cookies
 
 
@@ -157,9 +171,7 @@ def _signed_in_as(client, sign_ins, name: str):
     secret, cookies = sign_ins
     if client.application.secret_key != secret:
         return sign_in(client, name, f"{name}-password")
-    for key, value in cookies[name].items():
-        client.set_cookie(key, value)
-    return client
+    return with_cookies(client, cookies[name])
 
 
 @pytest.fixture
@@ -376,9 +388,8 @@ def _rewrite_the_test_modules(config) -> None:
 
     stale = sorted((path for path in files if _read_pyc(path, pyc_of(path)) is None),
                    key=lambda path: path.stat().st_size, reverse=True)
-    shares: list[list[Path]] = [[] for _ in range(len(os.sched_getaffinity(0)))]
-    for path in stale:  # the largest first, each to the lightest share so far
-        min(shares, key=lambda share: sum(p.stat().st_size for p in share)).append(path)
+    cpus = len(os.sched_getaffinity(0))
+    shares = [stale[i::cpus] for i in range(cpus)]  # dealt out, the largest first
     quiet = types.SimpleNamespace(trace=lambda message: None)
 
     def write(share: list[Path]) -> None:

@@ -17,12 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from referee import store
 from referee.app import create_app
 from referee.games import registry
-from referee.web import throttle
-from referee.web.context import close_connections
-from tests.conftest import sign_in
+from tests.conftest import kept_sign_in, with_cookies
 from tests.games.test_upgrade import as_before
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -42,8 +39,7 @@ class Upgraded:
         shutil.copy(master.path, self.path)
         self.app = create_app({"DATABASE": str(self.path), "TESTING": True})
         self.client = self.app.test_client()
-        for key, value in master.cookies.items():
-            self.client.set_cookie(key, value)
+        with_cookies(self.client, master.cookies)
         self.headers = {"Authorization": f"Bearer {master.token}", "Accept-Language": "en"}
 
     def get(self, url: str, lang: str = "en"):
@@ -84,15 +80,9 @@ def masters(tmp_path_factory) -> dict[str, Master]:
         path = tmp_path_factory.mktemp("readings") / f"{name}.db"
         shutil.copy(FIXTURES / f"{name}.db", path)
         app = create_app({"DATABASE": str(path), "TESTING": True})
-        client = app.test_client()
-        token = client.post("/api/v1/token", json={"name": "demo", "password": "demo"})
-        sign_in(client, "demo", "demo")
-        cookies = {key: client.get_cookie(key).value
-                   for key in ("session", throttle.KNOWN_COOKIE)}
-        close_connections(app)
-        db = store.connect(path)
-        assert db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0
-        db.close()
+        token = app.test_client().post("/api/v1/token",
+                                       json={"name": "demo", "password": "demo"})
+        cookies = kept_sign_in(app, "demo", "demo")  # writes the token's row to the file too
         made[name] = Master(path, token.get_json()["token"], cookies)
     return made
 
